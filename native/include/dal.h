@@ -1,0 +1,217 @@
+/*
+** dal.h -- the C ABI of the data-access layer (DAL).
+**
+** The DAL turns MongoDB-style query objects, encoded as MessagePack, into
+** SQL over SQLite 3 in WAL mode and answers in MessagePack.  The wire format
+** of requests and responses is specified in docs/protocol.md.
+**
+** This header is the whole contract between the DAL and its callers (the
+** C++ shim, FFI bindings, tests).  It is kept deliberately small and regular
+** so that any FFI can call it: every parameter and return value is an
+** integer, a pointer or a size.  No struct is passed by value and no
+** callback crosses the boundary.
+**
+** CONVENTIONS
+**
+** Handles are positive 64-bit integers issued by a locked registry inside
+** the library.  They are never pointers, are never reused within a process,
+** and a closed or unknown handle is reported as DAL_E_HANDLE, never a crash.
+**
+** Functions that can fail return a negative DAL_E_* code.  The message that
+** goes with the most recent failure on the calling thread is returned by
+** dal_last_error(); like errno it is thread-local, so concurrent callers do
+** not see each other's messages.
+**
+** An error raised by SQLite while executing a valid request (for example
+** "no such table: data") is not a call failure: the call succeeds and the
+** response carries the message in its "e" field (docs/protocol.md).
+** Call failures are reserved for problems with the call itself: bad handle,
+** NULL pointer, undecodable or oversized request, invalid query, a database
+** that cannot be opened.
+**
+** THREADS
+**
+** Every function may be called from any thread, including threads that the
+** Go runtime did not create.  One handle serves many threads at once: reads
+** run concurrently on a pool of connections, writes are serialized on one
+** connection per database file (SQLite's WAL mode allows exactly that).
+**
+** UNLOADING
+**
+** The library embeds a Go runtime.  A Go runtime cannot be shut down: its
+** threads, signal handlers and heap stay alive until the process exits
+** (golang/go#11100).  Never dlclose() this library; a dlclose() followed by
+** any later signal or scheduler tick jumps into unmapped code and kills the
+** process.  Load it once (RTLD_NOW is recommended) and keep it.
+*/
+#ifndef DAL_H
+#define DAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+** VERSION
+**
+** DAL_VERSION_NUMBER is major*1000000 + minor*1000 + patch.  The major number
+** changes only when this ABI changes incompatibly; a caller built against
+** major M must refuse a library whose dal_version() / 1000000 != M.
+*/
+#define DAL_VERSION_MAJOR  1
+#define DAL_VERSION_MINOR  0
+#define DAL_VERSION_PATCH  0
+#define DAL_VERSION_NUMBER (DAL_VERSION_MAJOR * 1000000 + DAL_VERSION_MINOR * 1000 + DAL_VERSION_PATCH)
+
+/* The DAL_VERSION_NUMBER the library was built with. */
+int32_t dal_version(void);
+
+/* A static, human-readable version string such as "dal 1.0.0 (sqlite 3.40.1, go1.26.8)". */
+const char *dal_version_string(void);
+
+/*
+** RESULT CODES
+**
+** Zero or positive return values mean success; these negative codes mean the
+** call failed and nothing was executed (except DAL_E_INTERNAL, see below).
+*/
+#define DAL_OK             0
+#define DAL_E_HANDLE      -1   /* handle is not open: never issued, or closed */
+#define DAL_E_NULL        -2   /* a required pointer argument is NULL */
+#define DAL_E_DECODE      -3   /* request is not well-formed MessagePack (truncated, garbage, trailing bytes) */
+#define DAL_E_TOO_LARGE   -4   /* request exceeds the handle's max_request_bytes */
+#define DAL_E_REQUEST     -5   /* well-formed but invalid: unknown method or operator, wrong argument type, bad identifier or db name */
+#define DAL_E_DATABASE    -6   /* the database file could not be opened or configured */
+#define DAL_E_MISUSE      -7   /* API misuse: freeing a pointer the DAL does not own (foreign or already freed), no pending response */
+#define DAL_E_INTERNAL    -8   /* a panic was recovered inside the library; the handle stays usable */
+#define DAL_E_NOMEM       -9   /* memory allocation failed */
+#define DAL_E_OPTIONS    -10   /* an option string passed to dal_open is invalid */
+
+/*
+** Return the message for the most recent failed call made by this thread,
+** or "" if the thread has not seen a failure.  The pointer stays valid until
+** the next DAL call on the same thread.  Never NULL.
+*/
+const char *dal_last_error(void);
+
+/* Return the code of the most recent failed call on this thread, or DAL_OK. */
+int32_t dal_last_error_code(void);
+
+/*
+** OPEN
+**
+** Open a handle on a data directory.  Databases named by a request's "db"
+** field are files directly inside this directory; a name can never reach
+** outside it (no separators, no "..", no absolute paths, no symbolic links).
+** The directory must exist; it is resolved once, at open.
+**
+** options is NULL or a string of "key=value" pairs separated by ';' or ','.
+** Unknown keys and out-of-range values fail with DAL_E_OPTIONS.
+**
+**   busy_timeout_ms=N      SQLite busy timeout per connection   (default 5000)
+**   max_readers=N          read connections per database file   (default 8, 1..256)
+**   stmt_cache=N           cached prepared statements per connection (default 64, 0..4096)
+**   max_request_bytes=N    largest accepted request              (default 16777216, 64..1073741824)
+**   synchronous=off|normal|full   PRAGMA synchronous             (default normal)
+**
+** Test-only options that plant a leak of N bytes per query in one layer, so
+** that leak detectors can be shown to work (docs/leak-verdict.md):
+**
+**   plant_leak=go_cmem|go_heap|sqlite_stmt   plant_leak_bytes=N
+**
+** Returns a handle (> 0) or a negative DAL_E_* code.
+*/
+int64_t dal_open(const char *data_dir, const char *options);
+
+/*
+** Close a handle.  New calls on it fail with DAL_E_HANDLE at once; calls
+** already running on other threads finish first, then every connection and
+** statement is finalized.  Returns DAL_OK or DAL_E_HANDLE.
+*/
+int32_t dal_close(int64_t handle);
+
+/*
+** QUERY, ownership mode (a): the DAL allocates the response.
+**
+** Execute the MessagePack request req[0..req_len) and store a pointer to the
+** response in *resp.  Returns the response length (>= 0) or a negative
+** DAL_E_* code, in which case *resp is set to NULL.  The response is
+** C-allocated by the DAL and must be released with dal_free(), exactly once.
+*/
+int64_t dal_query(int64_t handle, const void *req, size_t req_len, void **resp);
+
+/*
+** Release a response returned by dal_query().  dal_free(NULL) is a no-op and
+** returns DAL_OK.  A pointer the DAL did not hand out, or one already freed,
+** is not touched and yields DAL_E_MISUSE.
+*/
+int32_t dal_free(void *resp);
+
+/*
+** QUERY, ownership mode (b): the caller provides the buffer.
+**
+** Execute the request and copy the response into buf[0..buf_cap).  No memory
+** is allocated per call on success.  Returns the response length n:
+**
+**   0 <= n <= buf_cap   the response is in buf[0..n).
+**   n >  buf_cap        buf was too small; nothing was written.  The request
+**                       WAS executed and its response is kept for the calling
+**                       thread: fetch it with dal_take_pending() into a
+**                       buffer of at least n bytes.  Never re-send the request
+**                       to retry (a write would run twice).
+**   n <  0              a DAL_E_* code.
+**
+** buf may be NULL when buf_cap is 0 (every response is then kept pending).
+** A thread holds at most one pending response: a later too-small call
+** replaces (and frees) an earlier pending response that was not taken.
+*/
+int64_t dal_query_into(int64_t handle, const void *req, size_t req_len, void *buf, size_t buf_cap);
+
+/*
+** Copy this thread's pending response into buf[0..buf_cap) and release it.
+** Returns its length; if buf_cap is still too small the response stays
+** pending and its length is returned unchanged (nothing written).  Returns
+** DAL_E_MISUSE if the thread has no pending response.
+*/
+int64_t dal_take_pending(void *buf, size_t buf_cap);
+
+/*
+** STATS
+**
+** Fill values[0..capacity) with process-wide counters, indexed by the
+** DAL_STAT_* constants below, and return how many were written
+** (min(capacity, DAL_STAT_COUNT)), or a negative DAL_E_* code.
+**
+** flags may include DAL_STATS_FORCE_GC, which runs a full Go garbage
+** collection before reading, so that the Go heap figure shows live data
+** rather than garbage not yet collected.  Reading Go memory statistics
+** stops the Go world briefly (tens of microseconds): call it at sample
+** points, not per query.
+*/
+#define DAL_STATS_FORCE_GC 1
+
+#define DAL_STAT_GO_HEAP_INUSE        0  /* bytes in in-use Go heap spans */
+#define DAL_STAT_GO_HEAP_ALLOC        1  /* bytes of allocated Go heap objects */
+#define DAL_STAT_GO_GC_CYCLES         2  /* completed Go GC cycles */
+#define DAL_STAT_GO_SYS               3  /* bytes the Go runtime obtained from the OS */
+#define DAL_STAT_HANDLES_LIVE         4  /* open handles */
+#define DAL_STAT_BUFFERS_LIVE         5  /* DAL-allocated responses not yet freed, plus pending responses */
+#define DAL_STAT_BUFFER_BYTES_LIVE    6  /* bytes held by those buffers */
+#define DAL_STAT_SQLITE_MEMORY_USED   7  /* sqlite3_memory_used(): SQLite heap in use, all connections */
+#define DAL_STAT_SQLITE_MEMORY_PEAK   8  /* sqlite3_memory_highwater(0) */
+#define DAL_STAT_CONNECTIONS_OPEN     9  /* open SQLite connections, all handles */
+#define DAL_STAT_STATEMENTS_LIVE     10  /* prepared statements not finalized, all handles */
+#define DAL_STAT_QUERIES             11  /* requests executed since load */
+#define DAL_STAT_PLANTED_BYTES       12  /* bytes deliberately leaked by plant_leak options */
+#define DAL_STAT_COUNT               13
+
+int32_t dal_stats(int32_t flags, int64_t *values, int32_t capacity);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DAL_H */
