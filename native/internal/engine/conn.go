@@ -1,0 +1,69 @@
+package engine
+
+import (
+	"fmt"
+
+	"dalkit/native/internal/sqlite"
+)
+
+// conn is one SQLite connection with its statement cache. It is used by one
+// goroutine at a time (the pool or the write lock guarantees that).
+type conn struct {
+	db    *sqlite.Conn
+	cache *stmtCache
+}
+
+func openConn(path string, o *Options, readOnly bool) (*conn, error) {
+	flags := sqlite.OpenReadWrite | sqlite.OpenCreate | sqlite.OpenNoMutex | sqlite.OpenNoFollow
+	db, err := sqlite.Open(path, flags, o.BusyTimeoutMs)
+	if err != nil {
+		return nil, errorf(EDatabase, fmt.Sprintf("cannot open database %s: %v", path, err))
+	}
+	// WAL lets readers run beside the single writer. Every connection asks
+	// for it because any of them may be the first to touch a new file.
+	pragmas := []string{"PRAGMA journal_mode=WAL", "PRAGMA synchronous=" + o.Synchronous}
+	if readOnly {
+		// Reader connections only ever run the SELECTs the builder made;
+		// query_only makes any mistake there fail instead of writing.
+		pragmas = append(pragmas, "PRAGMA query_only=1")
+	}
+	for _, p := range pragmas {
+		if err := db.Exec(p); err != nil {
+			db.Close()
+			return nil, errorf(EDatabase, fmt.Sprintf("cannot configure database %s (%s): %v", path, p, err))
+		}
+	}
+	connectionsOpen.Add(1)
+	return &conn{db: db, cache: newStmtCache(o.StmtCache)}, nil
+}
+
+// prepare returns a statement for sql, from the cache when possible, and
+// whether the caller must finalize it after use (not cached). On failure it
+// returns nil and the message is c.db.ErrMsg().
+func (c *conn) prepare(sql []byte) (stmt *sqlite.Stmt, owned bool) {
+	if s := c.cache.get(sql); s != nil {
+		return s, false
+	}
+	s, _ := c.db.Prepare(sql)
+	if s == nil {
+		return nil, false
+	}
+	statementsLive.Add(1)
+	return s, !c.cache.put(sql, s)
+}
+
+// release resets a statement after use so it holds no read transaction,
+// and finalizes it when the cache did not keep it.
+func (c *conn) release(s *sqlite.Stmt, owned bool) {
+	if owned {
+		finalize(s)
+		return
+	}
+	s.Reset()
+}
+
+func (c *conn) close() {
+	c.cache.clear()
+	c.db.Close()
+	connectionsOpen.Add(-1)
+}

@@ -1,0 +1,37 @@
+/* Small C wrappers that keep cgo calls to one per operation and express
+** SQLite macros (SQLITE_TRANSIENT) that cgo cannot. */
+#ifndef DAL_SQLITE_BINDING_H
+#define DAL_SQLITE_BINDING_H
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+static inline int dal_sqlite_open(const char *path, int flags, int busy_ms, sqlite3 **out) {
+	int rc = sqlite3_open_v2(path, out, flags, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_extended_result_codes(*out, 0);
+		sqlite3_busy_timeout(*out, busy_ms);
+	}
+	return rc;
+}
+
+static inline int dal_sqlite_exec(sqlite3 *db, const char *sql) {
+	return sqlite3_exec(db, sql, NULL, NULL, NULL);
+}
+
+/* PERSISTENT: cached statements live long, so SQLite should not take their
+** memory from its short-lived lookaside pool. */
+static inline int dal_sqlite_prepare(sqlite3 *db, const char *sql, int n, sqlite3_stmt **out) {
+	*out = NULL;
+	return sqlite3_prepare_v3(db, sql, n, SQLITE_PREPARE_PERSISTENT, out, NULL);
+}
+
+static inline int dal_sqlite_bind_text(sqlite3_stmt *s, int i, const char *p, int n) {
+	return sqlite3_bind_text(s, i, n ? p : "", n, SQLITE_TRANSIENT);
+}
+
+static inline int dal_sqlite_bind_blob(sqlite3_stmt *s, int i, const void *p, int n) {
+	if (n == 0) return sqlite3_bind_zeroblob(s, i, 0);
+	return sqlite3_bind_blob(s, i, p, n, SQLITE_TRANSIENT);
+}
+#endif

@@ -1,0 +1,258 @@
+// Package sqlite is the DAL's minimal binding to the system SQLite 3 library
+// (Debian libsqlite3-dev) through cgo.
+//
+// It binds SQLite directly rather than through database/sql: the DAL needs
+// exact control over statement lifetime (every statement reset right after
+// use so no read transaction pins the WAL, and finalized on eviction or
+// close), per-connection statement caches keyed by SQL text, zero-copy
+// binding of request bytes, and sqlite3_memory_used() for the leak monitor.
+// database/sql adds a connection pool, contexts and interface boxing per row
+// that the DAL would have to work around.
+//
+// A Conn is not safe for concurrent use; the engine hands each connection to
+// one goroutine at a time (connections are opened with SQLITE_OPEN_NOMUTEX).
+package sqlite
+
+/*
+#cgo LDFLAGS: -lsqlite3
+#cgo noescape dal_sqlite_prepare
+#cgo nocallback dal_sqlite_prepare
+#cgo noescape dal_sqlite_bind_text
+#cgo nocallback dal_sqlite_bind_text
+#cgo noescape dal_sqlite_bind_blob
+#cgo nocallback dal_sqlite_bind_blob
+#cgo noescape dal_sqlite_open
+#cgo nocallback dal_sqlite_open
+#cgo noescape dal_sqlite_exec
+#cgo nocallback dal_sqlite_exec
+#cgo nocallback sqlite3_step
+#cgo nocallback sqlite3_reset
+#cgo nocallback sqlite3_clear_bindings
+#cgo nocallback sqlite3_finalize
+#cgo nocallback sqlite3_errmsg
+#cgo nocallback sqlite3_column_type
+#cgo nocallback sqlite3_column_int64
+#cgo nocallback sqlite3_column_double
+#cgo nocallback sqlite3_column_bytes
+#cgo nocallback sqlite3_column_text
+#cgo nocallback sqlite3_column_blob
+#cgo nocallback sqlite3_bind_int64
+#cgo nocallback sqlite3_bind_double
+#cgo nocallback sqlite3_bind_null
+#include "binding.h"
+*/
+import "C"
+
+import (
+	"errors"
+	"runtime"
+	"unsafe"
+)
+
+// Open flags, mirrored from sqlite3.h so callers need no cgo.
+const (
+	OpenReadWrite = C.SQLITE_OPEN_READWRITE
+	OpenCreate    = C.SQLITE_OPEN_CREATE
+	OpenNoMutex   = C.SQLITE_OPEN_NOMUTEX
+	OpenNoFollow  = C.SQLITE_OPEN_NOFOLLOW
+)
+
+// Step results.
+const (
+	Row  = C.SQLITE_ROW
+	Done = C.SQLITE_DONE
+)
+
+// Column types.
+const (
+	TypeInteger = C.SQLITE_INTEGER
+	TypeFloat   = C.SQLITE_FLOAT
+	TypeText    = C.SQLITE_TEXT
+	TypeBlob    = C.SQLITE_BLOB
+	TypeNull    = C.SQLITE_NULL
+)
+
+// Error carries SQLite's result code and message.
+type Error struct {
+	Code int
+	Msg  string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// Conn is one SQLite connection.
+type Conn struct {
+	db *C.sqlite3
+}
+
+// Stmt is one prepared statement of a Conn.
+type Stmt struct {
+	s    *C.sqlite3_stmt
+	conn *Conn
+}
+
+// Version is sqlite3_libversion().
+func Version() string { return C.GoString(C.sqlite3_libversion()) }
+
+// MemoryUsed is sqlite3_memory_used(): bytes SQLite holds, all connections.
+func MemoryUsed() int64 { return int64(C.sqlite3_memory_used()) }
+
+// MemoryHighwater is sqlite3_memory_highwater(0).
+func MemoryHighwater() int64 { return int64(C.sqlite3_memory_highwater(0)) }
+
+// Open opens path with flags and sets the busy timeout.
+func Open(path string, flags int, busyTimeoutMs int) (*Conn, error) {
+	p := append([]byte(path), 0)
+	var db *C.sqlite3
+	rc := C.dal_sqlite_open((*C.char)(unsafe.Pointer(&p[0])), C.int(flags), C.int(busyTimeoutMs), &db)
+	if rc != C.SQLITE_OK {
+		var msg string
+		if db != nil {
+			msg = C.GoString(C.sqlite3_errmsg(db))
+			C.sqlite3_close_v2(db)
+		} else {
+			msg = C.GoString(C.sqlite3_errstr(rc))
+		}
+		return nil, &Error{Code: int(rc), Msg: msg}
+	}
+	return &Conn{db: db}, nil
+}
+
+// Close closes the connection. Statements must have been finalized first; a
+// statement that was not (only a planted leak does that) keeps the
+// connection alive as a zombie, as sqlite3_close_v2 documents.
+func (c *Conn) Close() error {
+	if c.db == nil {
+		return nil
+	}
+	rc := C.sqlite3_close_v2(c.db)
+	c.db = nil
+	if rc != C.SQLITE_OK {
+		return &Error{Code: int(rc), Msg: C.GoString(C.sqlite3_errstr(rc))}
+	}
+	return nil
+}
+
+// Exec runs SQL text without parameters (pragmas, BEGIN, COMMIT).
+func (c *Conn) Exec(sql string) error {
+	p := append([]byte(sql), 0)
+	rc := C.dal_sqlite_exec(c.db, (*C.char)(unsafe.Pointer(&p[0])))
+	if rc != C.SQLITE_OK {
+		return c.lastError(rc)
+	}
+	return nil
+}
+
+func (c *Conn) lastError(rc C.int) error {
+	return &Error{Code: int(rc), Msg: C.GoString(C.sqlite3_errmsg(c.db))}
+}
+
+// ErrMsg is a zero-copy view of sqlite3_errmsg(): valid until the next call
+// on this connection, so callers copy it (into the response) at once.
+func (c *Conn) ErrMsg() []byte {
+	p := C.sqlite3_errmsg(c.db)
+	return unsafe.Slice((*byte)(unsafe.Pointer(p)), C.strlen(p))
+}
+
+// Prepare compiles sql (no NUL needed). On failure it returns nil and the
+// error code; the message is c.ErrMsg().
+func (c *Conn) Prepare(sql []byte) (*Stmt, int) {
+	if len(sql) == 0 {
+		return nil, C.SQLITE_MISUSE
+	}
+	var s *C.sqlite3_stmt
+	rc := C.dal_sqlite_prepare(c.db, (*C.char)(unsafe.Pointer(&sql[0])), C.int(len(sql)), &s)
+	runtime.KeepAlive(sql)
+	if rc != C.SQLITE_OK {
+		return nil, int(rc)
+	}
+	if s == nil { // only whitespace or a comment: not possible for built SQL
+		return nil, C.SQLITE_MISUSE
+	}
+	return &Stmt{s: s, conn: c}, C.SQLITE_OK
+}
+
+// Changes is sqlite3_changes64().
+func (c *Conn) Changes() int64 { return int64(C.sqlite3_changes64(c.db)) }
+
+// LastInsertRowID is sqlite3_last_insert_rowid().
+func (c *Conn) LastInsertRowID() int64 { return int64(C.sqlite3_last_insert_rowid(c.db)) }
+
+// InTransaction reports whether an explicit transaction is open.
+func (c *Conn) InTransaction() bool { return C.sqlite3_get_autocommit(c.db) == 0 }
+
+// ErrStepFailed marks an error already described by the connection message.
+var ErrStepFailed = errors.New("sqlite step failed")
+
+// BindNull, BindInt64, BindFloat, BindText and BindBlob bind parameter i (1-based).
+// Text and blobs are copied by SQLite (SQLITE_TRANSIENT), so they may point
+// into the request buffer, which is released after the call.
+func (s *Stmt) BindNull(i int) int { return int(C.sqlite3_bind_null(s.s, C.int(i))) }
+func (s *Stmt) BindInt64(i int, v int64) int {
+	return int(C.sqlite3_bind_int64(s.s, C.int(i), C.sqlite3_int64(v)))
+}
+func (s *Stmt) BindFloat(i int, v float64) int {
+	return int(C.sqlite3_bind_double(s.s, C.int(i), C.double(v)))
+}
+func (s *Stmt) BindText(i int, v []byte) int {
+	return int(C.dal_sqlite_bind_text(s.s, C.int(i), (*C.char)(unsafe.Pointer(unsafe.SliceData(v))), C.int(len(v))))
+}
+func (s *Stmt) BindBlob(i int, v []byte) int {
+	return int(C.dal_sqlite_bind_blob(s.s, C.int(i), unsafe.Pointer(unsafe.SliceData(v)), C.int(len(v))))
+}
+
+// Step advances the statement: Row, Done, or an error code.
+func (s *Stmt) Step() int { return int(C.sqlite3_step(s.s)) }
+
+// Reset rewinds the statement and clears its bindings, ending any read
+// transaction it held so WAL checkpoints are never blocked by the cache.
+func (s *Stmt) Reset() {
+	C.sqlite3_reset(s.s)
+	C.sqlite3_clear_bindings(s.s)
+}
+
+// Finalize destroys the statement.
+func (s *Stmt) Finalize() {
+	if s.s != nil {
+		C.sqlite3_finalize(s.s)
+		s.s = nil
+	}
+}
+
+// ColumnCount is the number of result columns.
+func (s *Stmt) ColumnCount() int { return int(C.sqlite3_column_count(s.s)) }
+
+// ColumnName is a zero-copy view of column i's name, valid while the statement lives.
+func (s *Stmt) ColumnName(i int) []byte {
+	p := C.sqlite3_column_name(s.s, C.int(i))
+	if p == nil {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(p)), C.strlen(p))
+}
+
+// ColumnType is the storage class of column i in the current row.
+func (s *Stmt) ColumnType(i int) int { return int(C.sqlite3_column_type(s.s, C.int(i))) }
+
+func (s *Stmt) ColumnInt64(i int) int64 { return int64(C.sqlite3_column_int64(s.s, C.int(i))) }
+func (s *Stmt) ColumnFloat(i int) float64 {
+	return float64(C.sqlite3_column_double(s.s, C.int(i)))
+}
+
+// ColumnText and ColumnBlob are zero-copy views valid until the next Step.
+func (s *Stmt) ColumnText(i int) []byte {
+	p := C.sqlite3_column_text(s.s, C.int(i))
+	n := C.sqlite3_column_bytes(s.s, C.int(i))
+	if p == nil || n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(p)), int(n))
+}
+func (s *Stmt) ColumnBlob(i int) []byte {
+	p := C.sqlite3_column_blob(s.s, C.int(i))
+	n := C.sqlite3_column_bytes(s.s, C.int(i))
+	if p == nil || n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(p), int(n))
+}
