@@ -43,8 +43,21 @@ Bytes request_with(const std::string& db, const std::string& method, const std::
   });
 }
 
-msgpack::object_handle decode(const void* p, size_t n) {
-  return msgpack::unpack(static_cast<const char*>(p), n);
+// A decoded response map; keeps the msgpack zone alive as long as the map's
+// objects point into it.
+struct Decoded {
+  msgpack::object_handle handle;
+  std::map<std::string, msgpack::object> map;
+  const msgpack::object& at(const std::string& key) const { return map.at(key); }
+  bool has(const std::string& key) const { return map.count(key) != 0; }
+  // The first column of the first row of a rows response.
+  int64_t first_cell() const { return map.at("r").via.array.ptr[0].via.array.ptr[0].as<int64_t>(); }
+};
+
+Decoded decode(const void* p, size_t n) {
+  Decoded d{msgpack::unpack(static_cast<const char*>(p), n), {}};
+  d.map = d.handle.get().as<std::map<std::string, msgpack::object>>();
+  return d;
 }
 
 class DalAbi : public ::testing::Test {
@@ -119,11 +132,10 @@ TEST_F(DalAbi, TooSmallBufferKeepsResponsePending) {
   EXPECT_EQ(dal_take_pending(tiny.data(), tiny.size()), n);
   Bytes big(n);
   EXPECT_EQ(dal_take_pending(big.data(), big.size()), n);
-  auto oh = decode(big.data(), big.size());
-  auto m = oh.get().as<std::map<std::string, msgpack::object>>();
+  auto m = decode(big.data(), big.size());
   EXPECT_EQ(m.at("ra").as<int64_t>(), 1);  // executed exactly once
   EXPECT_EQ(m.at("li").as<int64_t>(), 1);
-  EXPECT_EQ(m.count("e"), 0u);
+  EXPECT_FALSE(m.has("e"));
 
   EXPECT_EQ(dal_take_pending(big.data(), big.size()), DAL_E_MISUSE);
   EXPECT_EQ(dal_last_error_code(), DAL_E_MISUSE);
@@ -133,8 +145,7 @@ TEST_F(DalAbi, TooSmallBufferKeepsResponsePending) {
   Bytes sel = request_with("w.db", "Fields", [](Packer& pk) { pk.pack_array(1); pk.pack("count(*)"); });
   Bytes out;
   ASSERT_GT(query(sel, &out), 0) << dal_last_error();
-  auto rows = decode(out.data(), out.size()).get().as<std::map<std::string, msgpack::object>>();
-  EXPECT_EQ(rows.at("r").via.array.ptr[0].via.array.ptr[0].as<int64_t>(), 1);
+  EXPECT_EQ(decode(out.data(), out.size()).first_cell(), 1);
 }
 
 TEST_F(DalAbi, ZeroCapacityBufferAlwaysPends) {
@@ -382,8 +393,8 @@ TEST_F(DalAbi, ConcurrentWritersAndReaders) {
         void* resp = nullptr;
         int64_t n = dal_query(handle_, req.data(), req.size(), &resp);
         if (n <= 0) { ++failures; continue; }
-        auto m = decode(resp, n).get().as<std::map<std::string, msgpack::object>>();
-        if (m.count("e") || m.at("ra").as<int64_t>() != 1) ++failures;
+        auto m = decode(resp, n);
+        if (m.has("e") || m.at("ra").as<int64_t>() != 1) ++failures;
         dal_free(resp);
       }
     });
@@ -396,10 +407,10 @@ TEST_F(DalAbi, ConcurrentWritersAndReaders) {
         void* resp = nullptr;
         int64_t n = dal_query(handle_, req.data(), req.size(), &resp);
         if (n <= 0) { ++failures; break; }
-        auto m = decode(resp, n).get().as<std::map<std::string, msgpack::object>>();
+        auto m = decode(resp, n);
         dal_free(resp);
-        if (m.count("e")) { ++failures; break; }
-        int64_t count = m.at("r").via.array.ptr[0].via.array.ptr[0].as<int64_t>();
+        if (m.has("e")) { ++failures; break; }
+        int64_t count = m.first_cell();
         if (count < last) ++failures;  // committed rows never disappear
         last = count;
       }
@@ -412,8 +423,7 @@ TEST_F(DalAbi, ConcurrentWritersAndReaders) {
   Bytes count = request_with("rw.db", "Fields", [](Packer& pk) { pk.pack_array(1); pk.pack("count(*)"); });
   Bytes out;
   ASSERT_GT(query(count, &out), 0);
-  auto m = decode(out.data(), out.size()).get().as<std::map<std::string, msgpack::object>>();
-  EXPECT_EQ(m.at("r").via.array.ptr[0].via.array.ptr[0].as<int64_t>(), kWriters * kInserts);
+  EXPECT_EQ(decode(out.data(), out.size()).first_cell(), kWriters * kInserts);
 }
 
 // Closing a handle while other threads query it: they finish or get

@@ -30,11 +30,12 @@ const chunkSize = 128
 // Reset forgets the previous tree, clearing references so that the pooled
 // decoder does not keep request memory reachable.
 func (d *Decoder) Reset() {
-	clear(d.chunk[:cap(d.chunk)])
+	clear(d.chunk) // only the used part: the rest was never written
 	d.chunk = d.chunk[:0]
 	for _, c := range d.used {
-		clear(c[:cap(c)])
+		clear(c)
 	}
+	clear(d.used)
 	d.used = d.used[:0]
 }
 
