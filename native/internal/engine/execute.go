@@ -47,17 +47,11 @@ func runSelect(c *conn, id uint64, st *query.Stmt, out []byte) []byte {
 	}
 	start := len(out)
 	ncol := s.ColumnCount()
-	out = msgp.AppendMapHeader(out, 3)
-	out = msgp.AppendString(out, "i")
-	out = msgp.AppendUint64(out, id)
-	out = msgp.AppendString(out, "c")
-	out = msgp.AppendArrayHeader(out, uint32(ncol))
+	out = wire.AppendRowsStart(out, id, ncol)
 	for i := 0; i < ncol; i++ {
 		out = msgp.AppendStringFromBytes(out, s.ColumnName(i))
 	}
-	out = msgp.AppendString(out, "r")
-	countAt := len(out)
-	out = append(out, 0xdd, 0, 0, 0, 0) // array32 header, patched below
+	out, countAt := wire.AppendRowsOpen(out)
 	var rows uint32
 	for {
 		rc := s.Step()

@@ -92,7 +92,7 @@ func (b *Builder) Reset() {
 		b.args = nil
 	}
 	b.req = Request{}
-	b.p = plan{}
+	b.p.reset()
 }
 
 // Build validates the decoded request envelope {id, db, commands} and builds

@@ -111,6 +111,17 @@ type plan struct {
 	name [numMethods][]byte     // the spelling used (Fields or Select)
 }
 
+// reset clears the methods that were present (cheaper than zeroing the
+// whole plan on every request) so no request memory stays referenced.
+func (p *plan) reset() {
+	for m := method(0); m < numMethods; m++ {
+		if p.has.has(m) {
+			p.args[m], p.name[m] = wire.Value{}, nil
+		}
+	}
+	p.has = 0
+}
+
 // collect reads a command list into b.p. inTx refuses a nested Tx.
 func (b *Builder) collect(cmds wire.Value, inTx bool) error {
 	if cmds.Kind != wire.Array {

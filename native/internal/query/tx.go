@@ -18,7 +18,7 @@ func (b *Builder) tx() error {
 		if list.Kind != wire.Array {
 			return errorf("Tx: argument %d must be a command list (an array of {method, args}), got %s", i+1, list.Kind)
 		}
-		b.p = plan{}
+		b.p.reset()
 		if err := b.collect(list, true); err != nil {
 			return prefix(err, "Tx: command list %d: ", i+1)
 		}

@@ -24,23 +24,24 @@ func AppendExecResult(dst []byte, id uint64, rowsAffected, lastInsertID int64, e
 	return dst
 }
 
-// AppendRowsHeader starts a rows response: {i, c: [columns], r: [ ... and
-// leaves the row array open; the caller appends rows with the msgp Append
-// functions and patches the row count with PatchArrayHeader32.
-func AppendRowsHeader(dst []byte, id uint64, columns [][]byte) (out []byte, rowCountAt int) {
+// AppendRowsStart begins a rows response {i, c: [...], r: [...]}: it writes
+// the id and the header of the column array; the caller appends ncol column
+// names, then calls AppendRowsOpen.
+func AppendRowsStart(dst []byte, id uint64, ncol int) []byte {
 	dst = msgp.AppendMapHeader(dst, 3)
 	dst = msgp.AppendString(dst, "i")
 	dst = msgp.AppendUint64(dst, id)
 	dst = msgp.AppendString(dst, "c")
-	dst = msgp.AppendArrayHeader(dst, uint32(len(columns)))
-	for _, c := range columns {
-		dst = msgp.AppendStringFromBytes(dst, c)
-	}
+	return msgp.AppendArrayHeader(dst, uint32(ncol))
+}
+
+// AppendRowsOpen writes the "r" key and reserves an array32 header, whose
+// count PatchArrayHeader32 fills in once the rows have been stepped through
+// (SQLite cannot say in advance how many rows a statement yields).
+func AppendRowsOpen(dst []byte) (out []byte, countAt int) {
 	dst = msgp.AppendString(dst, "r")
-	// array32 header (0xdd + 4 bytes) so the count can be written once known.
-	rowCountAt = len(dst)
-	dst = append(dst, 0xdd, 0, 0, 0, 0)
-	return dst, rowCountAt
+	countAt = len(dst)
+	return append(dst, 0xdd, 0, 0, 0, 0), countAt
 }
 
 // PatchArrayHeader32 writes n into the array32 header reserved at off.
