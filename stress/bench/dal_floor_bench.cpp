@@ -41,7 +41,10 @@ double median(std::vector<double> v) {
 int main(int argc, char** argv) {
   long per_round = argc > 1 ? std::atol(argv[1]) : 200000;
   int rounds = argc > 2 ? std::atoi(argv[2]) : 9;
-  if (per_round <= 0 || rounds <= 0) die("usage: dal_floor_bench [queries-per-round] [rounds]");
+  // Optional third argument: run only "floor", "into" or "alloc" (for
+  // instruction-count profiling of one path under callgrind).
+  std::string only = argc > 3 ? argv[3] : "";
+  if (per_round <= 0 || rounds <= 0) die("usage: dal_floor_bench [queries-per-round] [rounds] [floor|into|alloc]");
 
   dalkit::TempDir dir("dal-floor");
   int64_t h = dal_open(dir.path().c_str(), nullptr);
@@ -88,6 +91,12 @@ int main(int argc, char** argv) {
     return std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / per_round;
   };
 
+  if (!only.empty()) {
+    double ns = only == "floor" ? floor_round() : only == "into" ? into_round() : only == "alloc" ? alloc_round() : -1;
+    if (ns < 0) die("unknown path " + only);
+    std::printf("dal_floor_bench: %s %.1f ns per round trip (%ld)\n", only.c_str(), ns, per_round);
+    return 0;
+  }
   floor_round(), into_round(), alloc_round();  // warm-up
   std::vector<double> floor_ns, into_ns, alloc_ns;
   for (int r = 0; r < rounds; ++r) {

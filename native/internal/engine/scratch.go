@@ -25,6 +25,7 @@ func getScratch() *scratch { return scratchPool.Get().(*scratch) }
 
 func putScratch(s *scratch) {
 	s.dec.Reset()
+	s.b.Reset() // drop references into the request buffer
 	if cap(s.out) > maxPooledResponse {
 		s.out = make([]byte, 0, 512)
 	}

@@ -15,6 +15,12 @@ static inline int dal_sqlite_open(const char *path, int flags, int busy_ms, sqli
 	return rc;
 }
 
+static inline const char *dal_sqlite_errmsg(sqlite3 *db, size_t *len) {
+	const char *m = sqlite3_errmsg(db);
+	*len = strlen(m);
+	return m;
+}
+
 static inline int dal_sqlite_exec(sqlite3 *db, const char *sql) {
 	return sqlite3_exec(db, sql, NULL, NULL, NULL);
 }

@@ -21,6 +21,8 @@ package sqlite
 #cgo nocallback dal_sqlite_bind_text
 #cgo noescape dal_sqlite_bind_blob
 #cgo nocallback dal_sqlite_bind_blob
+#cgo noescape dal_sqlite_errmsg
+#cgo nocallback dal_sqlite_errmsg
 #cgo noescape dal_sqlite_open
 #cgo nocallback dal_sqlite_open
 #cgo noescape dal_sqlite_exec
@@ -150,8 +152,9 @@ func (c *Conn) lastError(rc C.int) error {
 // ErrMsg is a zero-copy view of sqlite3_errmsg(): valid until the next call
 // on this connection, so callers copy it (into the response) at once.
 func (c *Conn) ErrMsg() []byte {
-	p := C.sqlite3_errmsg(c.db)
-	return unsafe.Slice((*byte)(unsafe.Pointer(p)), C.strlen(p))
+	var n C.size_t
+	p := C.dal_sqlite_errmsg(c.db, &n) // one cgo call instead of errmsg + strlen
+	return unsafe.Slice((*byte)(unsafe.Pointer(p)), int(n))
 }
 
 // Prepare compiles sql (no NUL needed). On failure it returns nil and the

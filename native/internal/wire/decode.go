@@ -19,23 +19,25 @@ func (e *DecodeError) Error() string { return e.Msg }
 
 // Decoder turns request bytes into a Value tree. It allocates container
 // storage from chunks it keeps between calls, so a Decoder reused from a pool
-// decodes a typical request without allocating. Not safe for concurrent use.
+// decodes a request without allocating once warm. Not safe for concurrent use.
 type Decoder struct {
-	chunk []Value
-	used  [][]Value // chunks handed out since Reset, to clear on Reset
+	chunk []Value   // current chunk; len = values handed out from it
+	used  [][]Value // earlier chunks handed out since Reset
+	spare [][]Value // cleared chunks ready for reuse
 }
 
 const chunkSize = 128
 
-// Reset forgets the previous tree, clearing references so that the pooled
-// decoder does not keep request memory reachable.
+// Reset forgets the previous tree. Used values are cleared so a pooled
+// decoder keeps no request memory reachable; chunks are kept for reuse.
 func (d *Decoder) Reset() {
 	clear(d.chunk) // only the used part: the rest was never written
 	d.chunk = d.chunk[:0]
-	for _, c := range d.used {
+	for i, c := range d.used {
 		clear(c)
+		d.spare = append(d.spare, c[:0])
+		d.used[i] = nil
 	}
-	clear(d.used)
 	d.used = d.used[:0]
 }
 
@@ -44,17 +46,28 @@ func (d *Decoder) alloc(n int) []Value {
 		if cap(d.chunk) > 0 {
 			d.used = append(d.used, d.chunk)
 		}
-		d.chunk = make([]Value, 0, max(chunkSize, n))
+		d.chunk = nil
+		if k := len(d.spare); k > 0 && cap(d.spare[k-1]) >= n {
+			d.chunk, d.spare = d.spare[k-1], d.spare[:k-1]
+		} else {
+			d.chunk = make([]Value, 0, max(chunkSize, n))
+		}
 	}
 	l := len(d.chunk)
 	d.chunk = d.chunk[:l+n]
 	return d.chunk[l : l+n : l+n]
 }
 
+var (
+	errTruncated = &DecodeError{"malformed request: truncated MessagePack"}
+	errTooDeep   = &DecodeError{fmt.Sprintf("malformed request: nesting deeper than %d levels", MaxDepth)}
+)
+
 // Decode parses exactly one MessagePack value filling all of b. Strings and
 // binaries in the result alias b.
 func (d *Decoder) Decode(b []byte) (Value, error) {
-	v, rest, err := d.value(b, 0)
+	var v Value
+	rest, err := d.value(b, 0, &v)
 	if err != nil {
 		return Value{}, err
 	}
@@ -66,100 +79,125 @@ func (d *Decoder) Decode(b []byte) (Value, error) {
 
 func wrap(err error) error {
 	if errors.Is(err, msgp.ErrShortBytes) {
-		return &DecodeError{"malformed request: truncated MessagePack"}
+		return errTruncated
 	}
 	return &DecodeError{"malformed request: " + err.Error()}
 }
 
-func (d *Decoder) value(b []byte, depth int) (Value, []byte, error) {
+// value decodes one value into *v. The one-byte formats that make up almost
+// every request (positive and negative fixint, fixstr, fixarray, fixmap) are
+// read inline, because decoding is the largest cost of a round trip after
+// SQLite itself; every other format goes through msgp.
+func (d *Decoder) value(b []byte, depth int, v *Value) ([]byte, error) {
 	if len(b) == 0 {
-		return Value{}, b, &DecodeError{"malformed request: truncated MessagePack"}
+		return b, errTruncated
 	}
-	if depth > MaxDepth {
-		return Value{}, b, &DecodeError{fmt.Sprintf("malformed request: nesting deeper than %d levels", MaxDepth)}
+	if depth >= MaxDepth {
+		return b, errTooDeep
 	}
+	switch c := b[0]; {
+	case c <= 0x7f: // positive fixint
+		*v = Value{Kind: Int, num: uint64(c)}
+		return b[1:], nil
+	case c >= 0xe0: // negative fixint
+		*v = Value{Kind: Int, num: uint64(int64(int8(c)))}
+		return b[1:], nil
+	case c&0xe0 == 0xa0: // fixstr
+		n := 1 + int(c&0x1f)
+		if len(b) < n {
+			return b, errTruncated
+		}
+		*v = Value{Kind: Str, Bytes: b[1:n:n]}
+		return b[n:], nil
+	case c&0xf0 == 0x90: // fixarray
+		return d.container(b[1:], int(c&0x0f), Array, depth, v)
+	case c&0xf0 == 0x80: // fixmap
+		return d.container(b[1:], 2*int(c&0x0f), Map, depth, v)
+	}
+	return d.slow(b, depth, v)
+}
+
+// container decodes n values (for a map: keys and values interleaved).
+func (d *Decoder) container(b []byte, n int, kind Kind, depth int, v *Value) ([]byte, error) {
+	// Every element takes at least one byte: a header claiming more
+	// elements than bytes remain is truncated, and must not allocate.
+	if n > len(b) {
+		return b, errTruncated
+	}
+	items := d.alloc(n)
+	var err error
+	for i := range items {
+		if b, err = d.value(b, depth+1, &items[i]); err != nil {
+			return b, err
+		}
+	}
+	*v = Value{Kind: kind, Items: items}
+	return b, nil
+}
+
+func (d *Decoder) slow(b []byte, depth int, v *Value) ([]byte, error) {
 	var err error
 	switch t := msgp.NextType(b); t {
 	case msgp.NilType:
 		b, err = msgp.ReadNilBytes(b)
-		return Value{Kind: Nil}, b, wrapIf(err)
+		*v = Value{Kind: Nil}
 	case msgp.BoolType:
 		var x bool
 		x, b, err = msgp.ReadBoolBytes(b)
-		return MakeBool(x), b, wrapIf(err)
+		*v = MakeBool(x)
 	case msgp.IntType:
 		var x int64
 		x, b, err = msgp.ReadInt64Bytes(b)
-		return MakeInt(x), b, wrapIf(err)
+		*v = MakeInt(x)
 	case msgp.UintType:
 		var x uint64
 		x, b, err = msgp.ReadUint64Bytes(b)
 		if x <= math.MaxInt64 {
-			return MakeInt(int64(x)), b, wrapIf(err)
+			*v = MakeInt(int64(x))
+		} else {
+			*v = Value{Kind: Uint, num: x}
 		}
-		return Value{Kind: Uint, num: x}, b, wrapIf(err)
 	case msgp.Float32Type:
 		var x float32
 		x, b, err = msgp.ReadFloat32Bytes(b)
-		return MakeFloat(float64(x)), b, wrapIf(err)
+		*v = MakeFloat(float64(x))
 	case msgp.Float64Type:
 		var x float64
 		x, b, err = msgp.ReadFloat64Bytes(b)
-		return MakeFloat(x), b, wrapIf(err)
+		*v = MakeFloat(x)
 	case msgp.StrType:
 		var s []byte
 		s, b, err = msgp.ReadStringZC(b)
-		return Value{Kind: Str, Bytes: s}, b, wrapIf(err)
+		*v = Value{Kind: Str, Bytes: s}
 	case msgp.BinType:
 		var s []byte
 		s, b, err = msgp.ReadBytesZC(b)
-		return Value{Kind: Bin, Bytes: s}, b, wrapIf(err)
+		*v = Value{Kind: Bin, Bytes: s}
 	case msgp.ArrayType:
 		var n uint32
-		n, b, err = msgp.ReadArrayHeaderBytes(b)
-		if err != nil {
-			return Value{}, b, wrap(err)
+		if n, b, err = msgp.ReadArrayHeaderBytes(b); err != nil {
+			return b, wrap(err)
 		}
-		// Every element takes at least one byte: a header claiming more
-		// elements than bytes remain is truncated, and must not allocate.
 		if int64(n) > int64(len(b)) {
-			return Value{}, b, &DecodeError{"malformed request: truncated MessagePack (array longer than the input)"}
+			return b, errTruncated
 		}
-		items := d.alloc(int(n))
-		for i := range items {
-			items[i], b, err = d.value(b, depth+1)
-			if err != nil {
-				return Value{}, b, err
-			}
-		}
-		return Value{Kind: Array, Items: items}, b, nil
+		return d.container(b, int(n), Array, depth, v)
 	case msgp.MapType:
 		var n uint32
-		n, b, err = msgp.ReadMapHeaderBytes(b)
-		if err != nil {
-			return Value{}, b, wrap(err)
+		if n, b, err = msgp.ReadMapHeaderBytes(b); err != nil {
+			return b, wrap(err)
 		}
 		if 2*int64(n) > int64(len(b)) {
-			return Value{}, b, &DecodeError{"malformed request: truncated MessagePack (map longer than the input)"}
+			return b, errTruncated
 		}
-		items := d.alloc(2 * int(n))
-		for i := range items {
-			items[i], b, err = d.value(b, depth+1)
-			if err != nil {
-				return Value{}, b, err
-			}
-		}
-		return Value{Kind: Map, Items: items}, b, nil
+		return d.container(b, 2*int(n), Map, depth, v)
 	case msgp.ExtensionType, msgp.TimeType, msgp.Complex64Type, msgp.Complex128Type:
-		return Value{}, b, &DecodeError{"malformed request: MessagePack extension types are not supported"}
+		return b, &DecodeError{"malformed request: MessagePack extension types are not supported"}
 	default:
-		return Value{}, b, &DecodeError{fmt.Sprintf("malformed request: invalid MessagePack byte 0x%02x", b[0])}
+		return b, &DecodeError{fmt.Sprintf("malformed request: invalid MessagePack byte 0x%02x", b[0])}
 	}
-}
-
-func wrapIf(err error) error {
 	if err != nil {
-		return wrap(err)
+		return b, wrap(err)
 	}
-	return nil
+	return b, nil
 }
