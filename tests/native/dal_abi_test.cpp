@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -432,6 +433,8 @@ TEST_F(DalAbi, CloseWhileQuerying) {
   int64_t h = dal_open(dir_.path().c_str(), nullptr);
   ASSERT_GT(h, 0);
   std::atomic<int> wrong{0};
+  std::mutex first_wrong_mu;
+  std::string first_wrong;
   std::vector<std::thread> threads;
   const Bytes& req = dalkit::reference::request();
   for (int t = 0; t < 4; ++t) {
@@ -440,14 +443,19 @@ TEST_F(DalAbi, CloseWhileQuerying) {
       for (int i = 0; i < 20000; ++i) {
         int64_t n = dal_query_into(h, req.data(), req.size(), buf.data(), buf.size());
         if (n == DAL_E_HANDLE) break;
-        if (n != 34) ++wrong;
+        if (n != 34 || std::memcmp(buf.data(), dalkit::reference::response().data(), 34) != 0) {
+          if (wrong++ == 0) {
+            std::lock_guard<std::mutex> lock(first_wrong_mu);
+            first_wrong = n < 0 ? dal_last_error() : std::string(buf.begin(), buf.begin() + std::min<int64_t>(n, 64));
+          }
+        }
       }
     });
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   EXPECT_EQ(dal_close(h), DAL_OK);
   for (auto& th : threads) th.join();
-  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_EQ(wrong.load(), 0) << "first wrong answer: " << first_wrong;
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
+	"time"
 
 	"dalkit/native/internal/sqlite"
 )
@@ -21,7 +23,11 @@ func openConn(path string, o *Options, readOnly bool) (*conn, error) {
 	}
 	// WAL lets readers run beside the single writer. Every connection asks
 	// for it because any of them may be the first to touch a new file.
-	pragmas := []string{"PRAGMA journal_mode=WAL", "PRAGMA synchronous=" + o.Synchronous}
+	if err := execRetryingBusy(db, "PRAGMA journal_mode=WAL", o.BusyTimeoutMs); err != nil {
+		db.Close()
+		return nil, errorf(EDatabase, fmt.Sprintf("cannot configure database %s (PRAGMA journal_mode=WAL): %v", path, err))
+	}
+	pragmas := []string{"PRAGMA synchronous=" + o.Synchronous}
 	if readOnly {
 		// Reader connections only ever run the SELECTs the builder made;
 		// query_only makes any mistake there fail instead of writing.
@@ -66,4 +72,23 @@ func (c *conn) close() {
 	c.cache.clear()
 	c.db.Close()
 	connectionsOpen.Add(-1)
+}
+
+// execRetryingBusy runs sql, retrying while the file is locked, for up to
+// the busy timeout. Switching a new file to WAL needs an exclusive lock, and
+// SQLite returns SQLITE_BUSY at once (without calling the busy handler)
+// when another connection -- another handle, another process -- holds a
+// shared lock at that moment.
+func execRetryingBusy(db *sqlite.Conn, sql string, busyTimeoutMs int) error {
+	deadline := time.Now().Add(time.Duration(busyTimeoutMs) * time.Millisecond)
+	wait := time.Millisecond
+	for {
+		err := db.Exec(sql)
+		var se *sqlite.Error
+		if err == nil || !errors.As(err, &se) || (se.Code != sqlite.Busy && se.Code != sqlite.Locked) || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(wait)
+		wait = min(2*wait, 50*time.Millisecond)
+	}
 }

@@ -11,6 +11,11 @@ type database struct {
 	path string
 	opts *Options
 
+	// openMu serializes opening connections, so the first one switches a
+	// new file to WAL before the others try (they would only get
+	// SQLITE_BUSY and retry).
+	openMu sync.Mutex
+
 	writeMu sync.Mutex
 	writer  *conn
 
@@ -31,7 +36,7 @@ func newDatabase(path string, opts *Options) *database {
 func (d *database) lockWriter() (*conn, error) {
 	d.writeMu.Lock()
 	if d.writer == nil {
-		c, err := openConn(d.path, d.opts, false)
+		c, err := d.open(false)
 		if err != nil {
 			d.writeMu.Unlock()
 			return nil, err
@@ -57,7 +62,7 @@ func (d *database) acquireReader() (*conn, error) {
 		if d.readers < d.opts.MaxReaders {
 			d.readers++
 			d.readMu.Unlock()
-			c, err := openConn(d.path, d.opts, true)
+			c, err := d.open(true)
 			if err != nil {
 				d.readMu.Lock()
 				d.readers--
@@ -69,6 +74,12 @@ func (d *database) acquireReader() (*conn, error) {
 		}
 		d.readCV.Wait()
 	}
+}
+
+func (d *database) open(readOnly bool) (*conn, error) {
+	d.openMu.Lock()
+	defer d.openMu.Unlock()
+	return openConn(d.path, d.opts, readOnly)
 }
 
 func (d *database) releaseReader(c *conn) {

@@ -370,3 +370,41 @@ func asError(err error, target **Error) bool {
 	}
 	return ok
 }
+
+// Many connections opening a brand-new file at once, from two handles (as two
+// processes would): switching to WAL needs an exclusive lock and SQLite
+// answers SQLITE_BUSY without waiting, which must never reach the caller.
+func TestFreshDatabaseOpenedConcurrently(t *testing.T) {
+	for round := 0; round < 20; round++ {
+		dir := t.TempDir()
+		var handles []*Handle
+		for i := 0; i < 2; i++ {
+			id, err := Open(dir, "max_readers=8")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer Close(id)
+			h, _ := Lookup(id)
+			handles = append(handles, h)
+		}
+		var wg sync.WaitGroup
+		errs := make(chan error, 16)
+		for g := 0; g < 16; g++ {
+			wg.Add(1)
+			go func(h *Handle) {
+				defer wg.Done()
+				r, err := h.Query(request(9, "fresh.db", in("data"), with("Find", obj{{"a", 1}})))
+				if err != nil {
+					errs <- err
+					return
+				}
+				r.Release()
+			}(handles[g%2])
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatalf("round %d: %v", round, err)
+		}
+	}
+}

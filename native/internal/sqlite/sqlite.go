@@ -59,6 +59,12 @@ const (
 	OpenNoFollow  = C.SQLITE_OPEN_NOFOLLOW
 )
 
+// Result codes the engine reacts to.
+const (
+	Busy   = C.SQLITE_BUSY
+	Locked = C.SQLITE_LOCKED
+)
+
 // Step results.
 const (
 	Row  = C.SQLITE_ROW
