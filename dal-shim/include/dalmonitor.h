@@ -1,0 +1,154 @@
+/*
+** dalmonitor.h -- C ABI of the stress kit's measurement core (libdalshim.so).
+**
+** One implementation of measurement and leak verdict for every driver: the
+** native C++ driver, the Node addon, and Bun / Deno / koffi through FFI.
+** Every parameter and return value is an integer, a double, a pointer or a
+** size; no struct crosses the boundary and no function writes through an
+** out-parameter except the caller's report buffer.
+**
+** CONVENTIONS (the same as dal.h)
+**
+** A run is a positive 64-bit id, never reused in the process.  Negative
+** return values are DALMON_E_* codes; the message for the last failure on
+** the calling thread is dalmon_last_error() (thread-local, like errno).  No
+** input -- unknown run id, NULL, negative sizes -- crashes the process.
+**
+** A RUN, step by step (docs/leak-verdict.md)
+**
+**   run = dalmon_start("driver=bun-ffi;runtime=bun 1.2;queries=100000000;sample_every=1000000");
+**   dalmon_mark_startup(run, -1, ns_from_process_start_to_first_answer);
+**   force the runtime's GC;  dalmon_sample(run, 0, heapUsed, heapTotal, external, arrayBuffers);
+**   loop: query, check the answer,
+**         dalmon_record_latency_ns(run, ns)  (or a batch every N queries),
+**         dalmon_count(run, n, request_bytes, response_bytes, errors) (batched),
+**         every sample_every queries: yield to the event loop, force GC,
+**         dalmon_sample(run, queries_done, ...);
+**   after the last query: force GC, dalmon_sample(run, total, ...);
+**   code = dalmon_finish(run);           -- 0 no leak, 1 leak, 2 error
+**   print dalmon_report_text(...), dalmon_write_json(run, path);
+**   dalmon_end(run);  exit(code).
+**
+** Native figures (Go heap after a forced Go GC, SQLite memory, live DAL and
+** shim buffers, open statements) are read by the monitor itself at each
+** dalmon_sample through the stats source the shim registers; RSS, malloc
+** bytes in use and CPU time are read from the process.  Pass -1 for any JS
+** figure the runtime does not have.
+**
+** THREADS
+**
+** dalmon_record_latency_ns, dalmon_record_latencies_ns and dalmon_count are
+** lock-free and may be called from any thread.  The other calls of one run
+** belong to one controlling thread (they are still safe, only serialized).
+*/
+#ifndef DALMONITOR_H
+#define DALMONITOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define DALMON_API __attribute__((visibility("default")))
+#else
+#define DALMON_API
+#endif
+
+/* major*1000000 + minor*1000 + patch; the major changes only with this ABI. */
+#define DALMON_VERSION_NUMBER 1000000
+/* The JSON report's "version" field (docs/report-schema.md). */
+#define DALMON_REPORT_SCHEMA_VERSION 1
+
+#define DALMON_OK            0
+#define DALMON_E_RUN        -1  /* unknown or ended run id */
+#define DALMON_E_NULL       -2  /* a required pointer is NULL */
+#define DALMON_E_PARAMS     -3  /* dalmon_start: bad key=value string (unknown key, bad value) */
+#define DALMON_E_STATE      -4  /* wrong moment: sample after finish, report before finish */
+#define DALMON_E_RANGE      -5  /* a value out of range: negative latency/count, queries going backwards */
+#define DALMON_E_IO         -6  /* dalmon_write_json could not write the file */
+#define DALMON_E_INTERNAL   -8  /* an unexpected exception was caught; the process is intact */
+#define DALMON_E_NOMEM      -9  /* allocation failed */
+
+/* Exit codes returned by dalmon_finish and written in the reports. */
+#define DALMON_EXIT_NO_LEAK 0
+#define DALMON_EXIT_LEAK    1
+#define DALMON_EXIT_ERROR   2
+
+DALMON_API int32_t dalmon_version(void);
+
+/* Message / code of this thread's most recent failed call ("" / 0 if none).
+** The pointer stays valid until the next dalmon_ call on this thread. */
+DALMON_API const char *dalmon_last_error(void);
+DALMON_API int32_t dalmon_last_error_code(void);
+
+/*
+** Start a run.  params_kv is NULL or "key=value" pairs separated by ';' or ','
+** (docs/report-schema.md lists every key):
+**   driver, runtime, mode   free text for the report
+**   queries=N               planned queries (fewer answered = exit code 2)
+**   sample_every=N          queries between samples (default queries/100)
+**   warmup=F                warm-up share 0..0.9 (default 0.2)
+**   threads=N               driver threads (for the report)
+**   force_gc=0|1            Go GC before each native sample (default 1)
+**   min_samples=N           post-warm-up samples needed for a verdict (default 6)
+**   slope.<layer>=F         leak slope limit, units per query
+**   growth.<layer>=F        leak minimum growth after warm-up, units
+** Returns a run id (> 0) or DALMON_E_PARAMS / DALMON_E_NOMEM.
+*/
+DALMON_API int64_t dalmon_start(const char *params_kv);
+
+/* rss_after_load < 0: the monitor reads RSS now.  ns_to_first_query < 0: unknown. */
+DALMON_API int32_t dalmon_mark_startup(int64_t run, int64_t rss_after_load, int64_t ns_to_first_query);
+
+/* Take a sample (after forcing the runtime's GC).  Returns the sample index
+** (>= 0; 0 is START) or a DALMON_E_* code.  queries_done must not decrease. */
+DALMON_API int32_t dalmon_sample(int64_t run, int64_t queries_done, int64_t js_heap_used,
+                                 int64_t js_heap_total, int64_t js_external, int64_t js_array_buffers);
+
+/* Record one latency, or count latencies at ns[0..count), in nanoseconds.
+** Negative latencies are rejected (DALMON_E_RANGE; in a batch none is recorded). */
+DALMON_API int32_t dalmon_record_latency_ns(int64_t run, int64_t ns);
+DALMON_API int32_t dalmon_record_latencies_ns(int64_t run, const int64_t *ns, size_t count);
+
+/* Add to the run's totals: answered queries, request bytes, response bytes,
+** errors (failed calls and wrong answers).  Any error makes the exit code 2. */
+DALMON_API int32_t dalmon_count(int64_t run, int64_t queries, int64_t bytes_in, int64_t bytes_out,
+                                int64_t errors);
+
+/* Declare the run failed with a reason (exit code 2).  reason may be NULL. */
+DALMON_API int32_t dalmon_fail(int64_t run, const char *reason);
+
+/* Freeze the run, compute the verdict, return the exit code (0, 1, 2) or a
+** negative DALMON_E_* code.  Idempotent. */
+DALMON_API int32_t dalmon_finish(int64_t run);
+
+/*
+** Copy the report (after dalmon_finish) into buf[0..cap) and return its
+** length n in bytes, without terminator.  If n > cap nothing is written: call
+** again with cap >= n.  When n < cap a NUL is appended, so cap = n + 1 gives a
+** C string.  buf may be NULL when cap is 0 (length query).  The text is
+** rendered once and cached, so both calls see the same bytes.
+*/
+DALMON_API int64_t dalmon_report_text(int64_t run, char *buf, size_t cap);
+DALMON_API int64_t dalmon_report_json(int64_t run, char *buf, size_t cap);
+
+/* Write the JSON report (after dalmon_finish) to path.  DALMON_OK or a code. */
+DALMON_API int32_t dalmon_write_json(int64_t run, const char *path);
+
+/* Forget the run and free it.  Calls still running on other threads finish
+** safely; later calls with this id get DALMON_E_RUN. */
+DALMON_API int32_t dalmon_end(int64_t run);
+
+/* Helpers for runtimes without a cheap clock or RSS reader:
+** CLOCK_MONOTONIC in ns, and this process's RSS in bytes (-1 if unknown). */
+DALMON_API int64_t dalmon_now_ns(void);
+DALMON_API int64_t dalmon_rss_bytes(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DALMONITOR_H */

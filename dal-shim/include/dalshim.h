@@ -1,0 +1,216 @@
+/*
+** dalshim.h -- the C ABI of libdalshim.so, the layer every JS runtime path
+** (bun:ffi, Deno.dlopen, koffi, libffi, the Node addon) crosses on its way
+** to a data-access layer (DAL) that implements native/include/dal.h.
+**
+** The shim loads the DAL with dlopen(), resolves every dal.h symbol once,
+** checks the ABI version, and then forwards calls, adding:
+**
+**   - shim-owned response buffers (ownership mode (a)) tracked in a
+**     live-buffer registry, so that a double free or a foreign pointer is
+**     reported as an error code instead of corrupting the heap;
+**   - a thread-local last error that covers both shim and DAL failures;
+**   - process-wide accounting (calls, bytes, errors, live buffers, malloc
+**     bytes in use) next to the DAL's own counters.
+**
+** CONVENTIONS
+**
+** Every parameter and return value is an integer, a pointer or a size.  No
+** struct is passed by value, no callback crosses the boundary and no
+** function needs an out-parameter that a JS FFI would have to allocate per
+** call.  Functions that can fail return a negative code: the DAL's DAL_E_*
+** codes (-1 .. -10, repeated below so this header stands alone) or the
+** shim's own DALSHIM_E_* codes (-20 and below).  Like errno, the message
+** that goes with the most recent failure on the calling thread is
+** returned by dalshim_last_error().
+**
+** Handles returned by dalshim_open() are the DAL's handles unchanged
+** (positive, never reused), so a handle can be passed to the DAL directly
+** and vice versa.
+**
+** THREADS
+**
+** Every function may be called from any thread at any time.  One handle may
+** serve many threads at once.
+**
+** LOADING
+**
+** The DAL is loaded once per process, either explicitly by dalshim_load() or
+** lazily by the first dalshim_open().  The library is found, in order, at
+** the path given to dalshim_load(), at $DAL_LIBRARY, or as "libdal.so" in
+** the directory that holds libdalshim.so itself.  It is never unloaded: it
+** embeds a Go runtime, which cannot be shut down (golang/go#11100).
+*/
+#ifndef DALSHIM_H
+#define DALSHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(DALSHIM_BUILDING)
+#define DALSHIM_API __attribute__((visibility("default")))
+#else
+#define DALSHIM_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The shim's own version: major*1000000 + minor*1000 + patch. */
+#define DALSHIM_VERSION_NUMBER 1000000
+DALSHIM_API int32_t dalshim_version(void);
+
+/*
+** RESULT CODES
+*/
+#define DALSHIM_OK                  0
+/* The DAL's codes, passed through unchanged (see dal.h). */
+#define DALSHIM_E_HANDLE           -1   /* handle was never issued (see DALSHIM_E_CLOSED) */
+#define DALSHIM_E_NULL             -2   /* a required pointer argument is NULL */
+#define DALSHIM_E_DECODE           -3   /* request is not well-formed MessagePack */
+#define DALSHIM_E_TOO_LARGE        -4   /* request exceeds max_request_bytes */
+#define DALSHIM_E_REQUEST          -5   /* well-formed but invalid request */
+#define DALSHIM_E_DATABASE         -6   /* database file could not be opened */
+#define DALSHIM_E_MISUSE           -7   /* DAL misuse, e.g. no pending response */
+#define DALSHIM_E_INTERNAL         -8   /* panic recovered inside the DAL */
+#define DALSHIM_E_NOMEM            -9   /* allocation failed (DAL or shim) */
+#define DALSHIM_E_OPTIONS         -10   /* invalid option string */
+/* The shim's codes. */
+#define DALSHIM_E_LOAD            -20   /* library missing, not loadable, or a dal.h symbol missing */
+#define DALSHIM_E_VERSION         -21   /* dal_version()/1000000 != DAL_VERSION_MAJOR */
+#define DALSHIM_E_DOUBLE_FREE     -22   /* dalshim_free() of a shim buffer that was already freed */
+#define DALSHIM_E_FOREIGN_POINTER -23   /* pointer was never handed out by the shim: not touched */
+#define DALSHIM_E_CLOSED          -24   /* handle was issued by the shim but is closed */
+#define DALSHIM_E_SQL             -25   /* C++ API only: SQLite error carried in the response "e" field */
+#define DALSHIM_E_RESPONSE        -26   /* C++ API only: response is not a valid protocol response */
+#define DALSHIM_E_ARG             -27   /* an argument is out of range (negative capacity, ...) */
+#define DALSHIM_E_LOADED          -28   /* dalshim_load(path): a different library is already loaded */
+
+/*
+** Return the message for the most recent failed call made by this thread
+** (shim or DAL; a DAL message is copied), or "" if there was none.  The
+** pointer stays valid until the next failing shim call on the same thread.
+** Never NULL.  dalshim_last_error_code() returns the matching code, or 0.
+** Successful calls do not reset either (errno semantics).
+*/
+DALSHIM_API const char *dalshim_last_error(void);
+DALSHIM_API int32_t dalshim_last_error_code(void);
+
+/*
+** LOAD
+**
+** Load the DAL now.  path is an explicit file name, or NULL for the default
+** resolution ($DAL_LIBRARY, then libdal.so beside libdalshim.so).  Returns
+** DALSHIM_OK, DALSHIM_E_LOAD, DALSHIM_E_VERSION, or DALSHIM_E_LOADED if a
+** library is already loaded from a different path (calling it again with
+** NULL or the same path is a no-op returning DALSHIM_OK).  A failed load may
+** be retried.  Optional: dalshim_open() loads lazily.
+*/
+DALSHIM_API int32_t dalshim_load(const char *path);
+
+/* The path of the loaded DAL, or "" if none is loaded.  Never NULL. */
+DALSHIM_API const char *dalshim_library_path(void);
+
+/* dal_version() of the loaded DAL, or a negative code if none is loaded. */
+DALSHIM_API int32_t dalshim_dal_version(void);
+
+/*
+** OPEN / CLOSE
+**
+** dalshim_open() loads the DAL if needed, then calls dal_open(); it returns
+** a handle > 0 or a negative code.  options: see dal.h (NULL = defaults).
+** dalshim_close() returns DALSHIM_OK, DALSHIM_E_CLOSED (closed twice) or
+** DALSHIM_E_HANDLE (never issued).
+*/
+DALSHIM_API int64_t dalshim_open(const char *data_dir, const char *options);
+DALSHIM_API int32_t dalshim_close(int64_t h);
+
+/*
+** QUERY, ownership mode (a): the shim allocates the response.
+**
+** Execute the MessagePack request req[0..len) and return a pointer to a
+** malloc()ed copy of the response, owned by the shim's registry, or NULL on
+** failure (see dalshim_last_error_code()).  Its length is
+** dalshim_buffer_size(p).  Release it with dalshim_free(p), exactly once.
+** No DAL-allocated memory outlives the call.
+**
+** A SQL error (e.g. "no such table") is not a failure: the response carries
+** it in its "e" field (docs/protocol.md).
+*/
+DALSHIM_API void *dalshim_query(int64_t h, const void *req, size_t len);
+
+/*
+** Length in bytes of a buffer returned by dalshim_query(), or
+** DALSHIM_E_NULL / DALSHIM_E_DOUBLE_FREE / DALSHIM_E_FOREIGN_POINTER.
+*/
+DALSHIM_API int64_t dalshim_buffer_size(const void *p);
+
+/*
+** Release a buffer returned by dalshim_query().  dalshim_free(NULL) is a
+** no-op returning DALSHIM_OK.  A pointer that is not live in the registry
+** is not touched: DALSHIM_E_DOUBLE_FREE if the shim recently freed it (the
+** shim remembers the last few thousand freed pointers; older ones are
+** reported as foreign), else DALSHIM_E_FOREIGN_POINTER.
+*/
+DALSHIM_API int32_t dalshim_free(void *p);
+
+/*
+** QUERY, ownership mode (b): the caller provides the buffer.
+**
+** A straight call through to dal_query_into() (zero copies in the shim):
+** returns n, the response length.
+**
+**   0 <= n <= cap   the response is in buf[0..n).
+**   n >  cap        buf was too small; nothing was written.  The request
+**                   WAS executed; its response is kept for this thread.
+**                   Fetch it with dalshim_take_pending() into a buffer of at
+**                   least n bytes.  Never re-send the request to retry.
+**   n <  0          an error code.
+**
+** A thread holds at most one pending response; any later too-small call on
+** the same thread (including dalshim_query() with a response above its
+** scratch size) replaces it, so take it immediately.
+*/
+DALSHIM_API int64_t dalshim_query_into(int64_t h, const void *req, size_t len, void *buf, size_t cap);
+DALSHIM_API int64_t dalshim_take_pending(void *buf, size_t cap);
+
+/*
+** STATS
+**
+** Fill values[0..capacity) with process-wide counters and return how many
+** were written, or a negative code.  Indices 0..DALSHIM_STAT_COUNT-1 are
+** the shim's own (below); they are followed by the DAL's dal_stats() values
+** (index DALSHIM_STAT_DAL_BASE + DAL_STAT_*), if a DAL is loaded.
+** Requesting DALSHIM_STAT_TOTAL values gets everything.
+** flags: DALSHIM_STATS_FORCE_GC is passed to dal_stats() (full Go GC first;
+** stops the Go world briefly: call at sample points, not per query).
+*/
+#define DALSHIM_STATS_FORCE_GC 1
+
+#define DALSHIM_STAT_CALLS              0  /* query calls, both modes (not take_pending) */
+#define DALSHIM_STAT_REQUEST_BYTES      1  /* request bytes passed in */
+#define DALSHIM_STAT_RESPONSE_BYTES     2  /* response bytes handed out */
+#define DALSHIM_STAT_ERRORS             3  /* failed shim calls (any function) */
+#define DALSHIM_STAT_BUFFERS_LIVE       4  /* mode (a) buffers handed out, not yet freed */
+#define DALSHIM_STAT_BUFFER_BYTES_LIVE  5  /* bytes in those buffers */
+#define DALSHIM_STAT_MALLOC_INUSE       6  /* mallinfo2().uordblks: glibc malloc bytes in use, process-wide (0 under ASan) */
+#define DALSHIM_STAT_HANDLES_OPEN       7  /* handles opened through the shim and not closed */
+#define DALSHIM_STAT_COUNT              8
+#define DALSHIM_STAT_DAL_BASE           DALSHIM_STAT_COUNT
+#define DALSHIM_STAT_TOTAL              (DALSHIM_STAT_COUNT + 13) /* + DAL_STAT_COUNT of dal.h 1.x */
+
+DALSHIM_API int32_t dalshim_stats(int32_t flags, int64_t *values, int32_t capacity);
+
+/*
+** Same as dalshim_stats() but one value per call, for FFIs where passing an
+** int64 array is awkward.  Returns the value, or INT64_MIN if index is out
+** of range (or it is a DAL index and no DAL is loaded).
+*/
+DALSHIM_API int64_t dalshim_stat(int32_t flags, int32_t index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DALSHIM_H */

@@ -1,0 +1,165 @@
+#include "json_report.h"
+
+#include <unistd.h>
+
+#include "json_writer.h"
+
+namespace dalmon {
+
+namespace {
+const char *unit_name(Unit u) { return u == Unit::Bytes ? "bytes" : "count"; }
+
+void summary_object(JsonWriter &w, const SeriesSummary &s) {
+  w.begin_object();
+  w.key("available").value(s.available);
+  if (s.available) {
+    w.key("start").value(s.start);
+    w.key("average").value(s.average);
+    w.key("peak").value(s.peak);
+    w.key("end").value(s.end);
+    w.key("warmup_end_queries").value(s.warmup_queries);
+    w.key("warmup_end_value").value(s.warmup_value);
+    w.key("growth_after_warmup").value(s.growth_after_warmup);
+    w.key("slope_per_mquery").value(s.slope_per_query * 1e6);
+    w.key("post_warmup_samples").value(s.post_warmup_samples);
+  }
+  w.end_object();
+}
+}  // namespace
+
+std::string JsonReport::render(const RunParams &p, const std::vector<Sample> &samples,
+                               const Startup &startup, const RunResult &r, int64_t started_unix_ms) {
+  JsonWriter w;
+  w.begin_object();
+  w.key("schema").value("dalkit-stress-report");
+  w.key("version").value(kSchemaVersion);
+
+  w.key("run").begin_object();
+  w.key("driver").value(p.driver);
+  w.key("runtime").value(p.runtime);
+  w.key("mode").value(p.mode);
+  w.key("queries_planned").value(p.queries_planned);
+  w.key("sample_every").value(p.sample_every);
+  w.key("warmup_share").value(p.warmup_share);
+  w.key("warmup_end_queries").value(r.warmup_boundary_queries);
+  w.key("threads").value(static_cast<int64_t>(p.threads));
+  w.key("force_gc").value(p.force_gc);
+  w.key("min_samples").value(static_cast<int64_t>(p.min_samples));
+  w.key("pid").value(static_cast<int64_t>(getpid()));
+  w.key("started_unix_ms").value(started_unix_ms);
+  w.end_object();
+
+  w.key("startup").begin_object();
+  w.key("rss_after_load_bytes").maybe(startup.rss_after_load);
+  w.key("ns_to_first_query").maybe(startup.ns_to_first_query);
+  w.end_object();
+
+  const RunCounts &c = r.counts;
+  w.key("counts").begin_object();
+  w.key("queries").value(c.queries);
+  w.key("bytes_in").value(c.bytes_in);
+  w.key("bytes_out").value(c.bytes_out);
+  w.key("errors").value(c.errors);
+  w.key("data_transferred_mib").value((static_cast<double>(c.bytes_in) + static_cast<double>(c.bytes_out)) /
+                                      (1024.0 * 1024.0));
+  w.end_object();
+
+  w.key("timing").begin_object();
+  w.key("wall_s").value(r.wall_s);
+  w.key("cpu_user_s").value(r.cpu_user_s);
+  w.key("cpu_sys_s").value(r.cpu_sys_s);
+  w.key("cpu_percent").value(r.cpu_percent);
+  w.key("queries_per_second").value(r.queries_per_second);
+  w.end_object();
+
+  const LatencySummary &l = r.latency;
+  w.key("latency_ns").begin_object();
+  w.key("count").value(l.count);
+  if (l.count > 0) {
+    w.key("min").value(l.min);
+    w.key("p50").value(l.p50);
+    w.key("p97_5").value(l.p97_5);
+    w.key("p99").value(l.p99);
+    w.key("max").value(l.max);
+    w.key("mean").value(l.mean);
+    w.key("stdev").value(l.stdev);
+  }
+  w.end_object();
+
+  // Metric names and units once, so a consumer need not hard-code them.
+  w.key("metrics").begin_array();
+  for (int m = 0; m < kMetricCount; ++m) {
+    const MetricInfo &mi = metric_info(static_cast<Metric>(m));
+    w.begin_object().key("name").value(mi.name).key("unit").value(unit_name(mi.unit)).end_object();
+  }
+  w.end_array();
+
+  w.key("samples").begin_array();
+  for (size_t i = 0; i < samples.size(); ++i) {
+    const Sample &s = samples[i];
+    w.begin_object();
+    w.key("index").value(static_cast<int64_t>(i));
+    w.key("kind").value(i == 0 ? "start" : (i + 1 == samples.size() ? "end" : "iteration"));
+    w.key("queries").value(s.queries);
+    w.key("warmup").value(static_cast<double>(s.queries) < r.warmup_boundary_queries);
+    w.key("wall_s").value(s.wall_s);
+    w.key("cpu_s").value(s.cpu_s);
+    for (int m = 0; m < kMetricCount; ++m) w.key(metric_info(static_cast<Metric>(m)).name).maybe(s.values[m]);
+    w.end_object();
+  }
+  w.end_array();
+
+  w.key("summary").begin_object();
+  for (int m = 0; m < kMetricCount; ++m) {
+    w.key(metric_info(static_cast<Metric>(m)).name);
+    summary_object(w, r.metrics[m]);
+  }
+  w.end_object();
+
+  w.key("layers").begin_array();
+  for (const LayerVerdict &v : r.layers) {
+    const LayerInfo &li = layer_info(v.layer);
+    w.begin_object();
+    w.key("layer").value(li.name);
+    w.key("metric").value(metric_info(li.metric).name);
+    w.key("unit").value(unit_name(metric_info(li.metric).unit));
+    w.key("verdict").value(verdict_name(v.status));
+    w.key("slope_limit_per_mquery").value(v.threshold.slope_limit * 1e6);
+    w.key("min_growth").value(v.threshold.min_growth);
+    if (v.status != VerdictStatus::NotAvailable) {
+      w.key("start").value(v.summary.start);
+      w.key("end").value(v.summary.end);
+      w.key("growth_after_warmup").value(v.summary.growth_after_warmup);
+      w.key("slope_per_mquery").value(v.summary.slope_per_query * 1e6);
+      w.key("block_minima").begin_array();
+      for (double m : v.block_minima) w.value(m);
+      w.end_array();
+      w.key("rising_blocks").value(static_cast<int64_t>(v.rising_steps));
+      w.key("rising_blocks_needed").value(static_cast<int64_t>(v.needed_steps));
+      w.key("slope_over").value(v.slope_over);
+      w.key("growth_over").value(v.growth_over);
+      w.key("persistent").value(v.persistent);
+    }
+    w.key("reason").value(v.reason);
+    w.end_object();
+  }
+  w.end_array();
+
+  w.key("verdict").begin_object();
+  w.key("overall").value(r.overall);
+  w.key("exit_code").value(static_cast<int64_t>(r.exit_code));
+  w.key("leaking_layers").begin_array();
+  for (const auto &n : r.leaking_layers) w.value(n);
+  w.end_array();
+  w.key("errors").begin_array();
+  for (const auto &e : r.errors) w.value(e);
+  w.end_array();
+  w.end_object();
+
+  w.end_object();
+  std::string out = w.str();
+  out += '\n';
+  return out;
+}
+
+}  // namespace dalmon

@@ -1,0 +1,22 @@
+// json_report.h -- the machine-readable report (schema: docs/report-schema.md).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "metrics.h"
+#include "run_params.h"
+#include "run_result.h"
+
+namespace dalmon {
+
+class JsonReport {
+ public:
+  static constexpr int kSchemaVersion = 1;
+
+  static std::string render(const RunParams &params, const std::vector<Sample> &samples,
+                            const Startup &startup, const RunResult &result, int64_t started_unix_ms);
+};
+
+}  // namespace dalmon

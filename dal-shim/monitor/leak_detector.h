@@ -1,0 +1,40 @@
+// leak_detector.h -- the one leak rule (docs/leak-verdict.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "metric_series.h"
+#include "metrics.h"
+#include "run_params.h"
+
+namespace dalmon {
+
+enum class VerdictStatus { NotAvailable, NoLeak, Leak, Insufficient };
+
+const char *verdict_name(VerdictStatus s) noexcept;  // "n/a", "no leak", "leak", "insufficient"
+
+struct LayerVerdict {
+  Layer layer = Layer::Rss;
+  VerdictStatus status = VerdictStatus::NotAvailable;
+  SeriesSummary summary;
+  LayerThreshold threshold;
+  std::vector<double> block_minima;  // minimum of each post-warm-up block
+  int rising_steps = 0;              // block-to-block minima rises larger than the noise step
+  int needed_steps = 0;              // rises required for "persistent"
+  bool slope_over = false, growth_over = false, persistent = false;
+  std::string reason;                // one line, human readable
+};
+
+class LeakDetector {
+ public:
+  // Blocks the post-warm-up samples are split into (at most; fewer if there
+  // are fewer than 2 samples per block).
+  static constexpr int kMaxBlocks = 4;
+
+  // Judge one layer.  boundary_queries is where warm-up ends (x units).
+  static LayerVerdict judge(Layer layer, const MetricSeries &series, double boundary_queries,
+                            const LayerThreshold &threshold, int min_samples);
+};
+
+}  // namespace dalmon

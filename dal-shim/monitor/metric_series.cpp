@@ -1,0 +1,57 @@
+#include "metric_series.h"
+
+#include <algorithm>
+
+namespace dalmon {
+
+size_t MetricSeries::warmup_index(double boundary) const noexcept {
+  for (size_t i = 0; i < points_.size(); ++i)
+    if (points_[i].queries >= boundary) return i;
+  return points_.size();
+}
+
+double MetricSeries::slope_from(size_t from) const noexcept {
+  size_t n = points_.size() > from ? points_.size() - from : 0;
+  if (n < 2) return 0;
+  // Centre first: x reaches 1e8 and y 1e9, so the textbook
+  // n*sum(xy) - sum(x)sum(y) form would lose most digits to cancellation.
+  double mx = 0, my = 0;
+  for (size_t i = from; i < points_.size(); ++i) {
+    mx += points_[i].queries;
+    my += points_[i].value;
+  }
+  mx /= static_cast<double>(n);
+  my /= static_cast<double>(n);
+  double sxx = 0, sxy = 0;
+  for (size_t i = from; i < points_.size(); ++i) {
+    double dx = points_[i].queries - mx;
+    sxx += dx * dx;
+    sxy += dx * (points_[i].value - my);
+  }
+  return sxx > 0 ? sxy / sxx : 0;
+}
+
+SeriesSummary MetricSeries::summarize(double boundary) const noexcept {
+  SeriesSummary s;
+  if (points_.empty()) return s;
+  s.available = true;
+  s.start = points_.front().value;
+  s.end = points_.back().value;
+  double sum = 0;
+  s.peak = points_.front().value;
+  for (const auto &p : points_) {
+    sum += p.value;
+    s.peak = std::max(s.peak, p.value);
+  }
+  s.average = sum / static_cast<double>(points_.size());
+  size_t w = warmup_index(boundary);
+  if (w >= points_.size()) w = points_.size() - 1;  // run ended inside warm-up: last point
+  s.warmup_value = points_[w].value;
+  s.warmup_queries = points_[w].queries;
+  s.growth_after_warmup = s.end - s.warmup_value;
+  s.post_warmup_samples = static_cast<int>(points_.size() - w);
+  s.slope_per_query = slope_from(w);
+  return s;
+}
+
+}  // namespace dalmon

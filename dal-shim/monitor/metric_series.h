@@ -1,0 +1,59 @@
+// metric_series.h -- one metric over a run, and its summary numbers.
+//
+// Kept apart from the Monitor so that synthetic series (unit tests) and real
+// runs go through exactly the same arithmetic.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace dalmon {
+
+struct SeriesPoint {
+  double queries;  // x: queries completed at the sample
+  double value;    // y: bytes or count
+};
+
+struct SeriesSummary {
+  bool available = false;       // at least one sample had the metric
+  double start = 0, average = 0, peak = 0, end = 0;
+  double warmup_value = 0;      // value at the first sample at/after the warm-up boundary
+  double warmup_queries = 0;    // x of that sample
+  double growth_after_warmup = 0;   // end - warmup_value
+  double slope_per_query = 0;   // least squares over post-warm-up samples
+  int post_warmup_samples = 0;  // samples used for the slope (incl. the boundary one)
+};
+
+class MetricSeries {
+ public:
+  MetricSeries() = default;
+  explicit MetricSeries(std::vector<SeriesPoint> points) : points_(std::move(points)) {}
+
+  // Unavailable values (< 0) are skipped here, so a source that failed once
+  // leaves a gap rather than a fake drop to zero.
+  void add(double queries, int64_t value) {
+    if (value >= 0) points_.push_back({queries, static_cast<double>(value)});
+  }
+  void add(double queries, double value) {
+    if (value >= 0) points_.push_back({queries, value});
+  }
+
+  const std::vector<SeriesPoint> &points() const noexcept { return points_; }
+  bool empty() const noexcept { return points_.empty(); }
+
+  // Index of the first point whose x >= boundary (the end of warm-up), or
+  // points().size() if none.
+  size_t warmup_index(double boundary_queries) const noexcept;
+
+  SeriesSummary summarize(double boundary_queries) const noexcept;
+
+  // Ordinary least squares slope of value on queries over points[from..).
+  // Returns 0 when x does not vary (no information about a trend).
+  double slope_from(size_t from) const noexcept;
+
+ private:
+  std::vector<SeriesPoint> points_;
+};
+
+}  // namespace dalmon

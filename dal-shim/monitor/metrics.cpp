@@ -1,0 +1,57 @@
+#include "metrics.h"
+
+namespace dalmon {
+
+namespace {
+constexpr std::array<MetricInfo, kMetricCount> kMetrics{{
+    {"js_heap_used", Unit::Bytes},
+    {"js_heap_total", Unit::Bytes},
+    {"js_external", Unit::Bytes},
+    {"js_array_buffers", Unit::Bytes},
+    {"rss", Unit::Bytes},
+    {"malloc_in_use", Unit::Bytes},
+    {"go_heap_inuse", Unit::Bytes},
+    {"go_heap_alloc", Unit::Bytes},
+    {"go_gc_cycles", Unit::Count},
+    {"go_sys", Unit::Bytes},
+    {"sqlite_memory", Unit::Bytes},
+    {"dal_buffers", Unit::Count},
+    {"dal_buffer_bytes", Unit::Bytes},
+    {"dal_statements", Unit::Count},
+    {"dal_connections", Unit::Count},
+    {"shim_buffers", Unit::Count},
+    {"shim_buffer_bytes", Unit::Bytes},
+    {"planted_bytes", Unit::Bytes},
+}};
+
+// go_heap is judged on HeapAlloc, not HeapInuse: right after a forced GC
+// HeapAlloc is exactly the live objects, while HeapInuse rounds up to spans
+// and keeps fragmentation, which adds noise without adding information.
+constexpr std::array<LayerInfo, kLayerCount> kLayers{{
+    {"js_heap", Metric::JsHeapUsed},
+    {"js_external", Metric::JsExternal},
+    {"rss", Metric::Rss},
+    {"malloc", Metric::MallocInUse},
+    {"go_heap", Metric::GoHeapAlloc},
+    {"sqlite", Metric::SqliteMemory},
+    {"dal_buffers", Metric::DalBuffers},
+    {"shim_buffers", Metric::ShimBuffers},
+    {"statements", Metric::DalStatements},
+}};
+}  // namespace
+
+const MetricInfo &metric_info(Metric m) noexcept { return kMetrics[static_cast<int>(m)]; }
+
+const LayerInfo &layer_info(Layer l) noexcept { return kLayers[static_cast<int>(l)]; }
+
+bool layer_from_name(std::string_view name, Layer &out) noexcept {
+  for (int i = 0; i < kLayerCount; ++i) {
+    if (kLayers[i].name == name) {
+      out = static_cast<Layer>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace dalmon

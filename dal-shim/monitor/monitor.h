@@ -1,0 +1,102 @@
+// monitor.h -- one stress run: samples, latencies, counts, and the verdict.
+//
+// The one implementation of measurement for every driver (native C++, Node
+// addon, Bun/Deno/koffi through the C ABI), so that all of them print and
+// judge the same thing.
+//
+// Threads: sample(), mark_startup(), fail() and finish() take a mutex and are
+// meant for one controlling thread; record_latency() and count() are
+// lock-free and may be called from any number of worker threads.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "latency_histogram.h"
+#include "leak_detector.h"
+#include "metric_series.h"
+#include "metrics.h"
+#include "native_stats_source.h"
+#include "process_probe.h"
+#include "run_params.h"
+#include "run_result.h"
+
+namespace dalmon {
+
+class Monitor {
+ public:
+  // source: nullptr = the process-wide one (set_native_stats_source) read at
+  // each sample; probe: nullptr = LinuxProcessProbe.
+  explicit Monitor(RunParams params, NativeStatsSource *source = nullptr,
+                   std::unique_ptr<ProcessProbe> probe = nullptr);
+
+  Monitor(const Monitor &) = delete;
+  Monitor &operator=(const Monitor &) = delete;
+
+  const RunParams &params() const noexcept { return params_; }
+
+  // Take a sample after the driver forced its runtime's GC.  queries_done
+  // must not decrease.  Returns the sample index, or -1 with `error` set.
+  int64_t sample(int64_t queries_done, const JsFigures &js, std::string &error);
+
+  // Hot path, any thread.
+  void record_latency(int64_t ns) noexcept { latency_.record(ns); }
+  void count(int64_t queries, int64_t bytes_in, int64_t bytes_out, int64_t errors) noexcept;
+
+  // rss_after_load < 0: read this process's RSS now.
+  void mark_startup(int64_t rss_after_load, int64_t ns_to_first_query);
+
+  // Declare the run failed (a crash caught, a wrong answer, a verification
+  // error).  Forces exit code 2; the message is reported.
+  void fail(const std::string &reason);
+
+  // Freeze the run and compute the verdict.  Idempotent: later calls return
+  // the same result, so a driver can call it and then print reports.
+  const RunResult &finish();
+  bool finished() const;
+
+  // Copies, safe while another thread samples.
+  std::vector<Sample> samples() const;
+  Startup startup() const;
+  RunCounts counts() const noexcept;
+  LatencySummary latency() const noexcept { return latency_.summary(); }
+  int64_t started_unix_ms() const noexcept { return started_unix_ms_; }
+
+  // Analyse the samples so far without freezing (used by finish and tests).
+  RunResult analyze() const;
+
+  // Call finish() first (implicitly), then render once and cache, so that
+  // a caller asking first for the length and then for the bytes gets the
+  // very same text.
+  const std::string &text_report();
+  const std::string &json_report();
+
+ private:
+  RunResult analyze_locked(double wall_s, double cpu_user_s, double cpu_sys_s) const;
+
+  const RunParams params_;
+  NativeStatsSource *const source_;
+  std::unique_ptr<ProcessProbe> probe_;
+  const std::chrono::steady_clock::time_point t0_;
+  const int64_t started_unix_ms_;
+  ProcessFigures proc0_;
+
+  LatencyHistogram latency_;
+  std::atomic<int64_t> queries_{0}, bytes_in_{0}, bytes_out_{0}, errors_{0};
+
+  mutable std::mutex mu_;  // guards everything below
+  std::vector<Sample> samples_;
+  Startup startup_;
+  std::vector<std::string> failures_;
+  std::optional<RunResult> result_;
+  std::string text_, json_;
+};
+
+}  // namespace dalmon

@@ -1,0 +1,44 @@
+// run_params.h -- what a run is started with, and its parser.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "metrics.h"
+
+namespace dalmon {
+
+// The leak rule's knobs for one layer (docs/leak-verdict.md).
+struct LayerThreshold {
+  double slope_limit = 0;  // units per query; leak needs slope >  this
+  double min_growth = 0;   // units; leak needs growth after warm-up >= this
+};
+
+// Defaults chosen per layer for its noise; see docs/leak-verdict.md.
+const std::array<LayerThreshold, kLayerCount> &default_thresholds() noexcept;
+
+struct RunParams {
+  std::string driver = "unknown";   // e.g. "node-napi", "bun-ffi", "native"
+  std::string runtime = "";         // e.g. "node v22.11.0"
+  std::string mode = "";            // free text: "ownership=a", "threads", ...
+  int64_t queries_planned = 0;      // 0 = not known (no completeness check)
+  int64_t sample_every = 0;         // queries between samples; 0 = queries_planned / 100
+  double warmup_share = 0.2;        // first share of planned queries ignored by the slope
+  int32_t threads = 1;
+  bool force_gc = true;             // ask the native source for a Go GC before each sample
+  int32_t min_samples = 6;          // post-warm-up samples needed for any verdict
+  std::array<LayerThreshold, kLayerCount> thresholds = default_thresholds();
+};
+
+// Parse "key=value" pairs separated by ';' or ',' (the same syntax as
+// dal_open's options, so drivers build both strings the same way).  Unknown
+// keys and bad values are errors: a typo in a threshold must not silently
+// fall back to a default and change the verdict.  NULL/empty = defaults.
+//
+// Keys: driver runtime mode queries sample_every warmup threads force_gc
+//       min_samples slope.<layer> (units/query) growth.<layer> (units)
+bool parse_run_params(std::string_view text, RunParams &out, std::string &error);
+
+}  // namespace dalmon

@@ -1,0 +1,302 @@
+// dalstress -- the native stress driver of the kit (docs/dalstress.md).
+//
+// Runs the reference query N times through libdalshim.so's C ABI (plain
+// calls or libffi), checks every answer, and drives the monitor
+// (dalmonitor.h): start, startup figures, latencies, counts, a sample every
+// --sample-every queries (the monitor forces the Go GC before reading the
+// native figures), finish, text and JSON reports.  The exit code is the
+// monitor's: 0 no leak, 1 leak, 2 error.
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../../tests/common/reference.h"
+#include "../../tests/common/temp_dir.h"
+#include "dalmonitor.h"
+#include "dalshim.h"
+#include "options.hpp"
+#include "progress.hpp"
+#include "stats_fallback.hpp"
+#include "worker.hpp"
+
+namespace dalstress {
+namespace {
+
+constexpr int kExitError = 2;
+std::atomic<bool> g_interrupted{false};
+
+void on_sigint(int) { g_interrupted.store(true, std::memory_order_relaxed); }
+
+// Ctrl-C stops the run cleanly (report printed, temporary directory removed,
+// exit 2); a second Ctrl-C kills at once (SA_RESETHAND).  SA_ONSTACK because
+// the Go runtime requires it of every handler in a process that hosts Go
+// (golang/go#11794).
+void install_sigint() {
+  struct sigaction sa{};
+  sa.sa_handler = on_sigint;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_ONSTACK | SA_RESTART | SA_RESETHAND;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+int fail_early(const std::string& msg) {
+  std::fprintf(stderr, "dalstress: %s\n", msg.c_str());
+  return kExitError;
+}
+
+std::string text_report(int64_t run) {
+  int64_t n = dalmon_report_text(run, nullptr, 0);
+  if (n < 0) return std::string("(no text report: ") + dalmon_last_error() + ")\n";
+  std::string s(static_cast<size_t>(n) + 1, '\0');
+  n = dalmon_report_text(run, s.data(), s.size());
+  s.resize(n < 0 ? 0 : static_cast<size_t>(n));
+  return s;
+}
+
+struct RunState {
+  const Options& o;
+  Shared& shared;
+  int64_t run;
+  int64_t sample_every;
+  Progress& progress;
+  int samples_failed = 0;
+
+  bool stopping() const {
+    return shared.stop.load(std::memory_order_relaxed) || g_interrupted.load(std::memory_order_relaxed);
+  }
+  void sample(int64_t done) {
+    // Native driver: no JS heap, so the four JS figures are -1 (n/a).  The
+    // monitor forces the Go GC (force_gc=1, DAL_STATS_FORCE_GC) before it
+    // reads Go heap, SQLite, buffers and statements, then reads RSS/malloc.
+    if (dalmon_sample(run, done, -1, -1, -1, -1) < 0) {
+      ++samples_failed;
+      std::fprintf(stderr, "dalstress: dalmon_sample(%lld) failed: %s\n", static_cast<long long>(done),
+                   dalmon_last_error());
+    }
+  }
+};
+
+// One thread: sample points are exact multiples of sample_every.
+int64_t run_single(RunState& st, Engine& e, int64_t done) {
+  constexpr int64_t kChunk = 4096;
+  const int64_t total = st.o.queries;
+  int64_t next_sample = st.sample_every;
+  while (done < total && !st.stopping()) {
+    const int64_t target = std::min(total, next_sample);
+    while (done < target && !st.stopping()) {
+      done += e.run(std::min(kChunk, target - done));
+      e.flush();
+      st.progress.update(done);
+    }
+    if (done == next_sample && done < total) {
+      st.sample(done);
+      next_sample += st.sample_every;
+    }
+  }
+  return done;
+}
+
+// Several threads on one handle: each issues its share; the main thread
+// samples when the shared progress counter passes a sample point (the
+// workers keep running meanwhile, as a multi-threaded host would).
+int64_t run_threads(RunState& st, std::vector<std::unique_ptr<Engine>>& engines, int64_t done) {
+  static constexpr int64_t kChunk = 1024;
+  const int n = static_cast<int>(engines.size());
+  const int64_t rest = st.o.queries - done;
+  std::atomic<int64_t> progress{done};
+  std::vector<std::thread> threads;
+  threads.reserve(static_cast<size_t>(n));
+  for (int t = 0; t < n; ++t) {
+    int64_t quota = rest / n + (t < rest % n ? 1 : 0);
+    threads.emplace_back([&st, &progress, e = engines[static_cast<size_t>(t)].get(), quota] {
+      int64_t left = quota;
+      while (left > 0 && !st.stopping()) {
+        int64_t did = e->run(std::min(kChunk, left));
+        e->flush();
+        left -= did;
+        progress.fetch_add(did, std::memory_order_relaxed);
+      }
+    });
+  }
+  int64_t next_sample = st.sample_every;
+  for (;;) {
+    int64_t p = progress.load(std::memory_order_relaxed);
+    if (p >= st.o.queries) break;
+    if (p >= next_sample) {
+      st.sample(p);
+      while (next_sample <= p) next_sample += st.sample_every;
+    }
+    st.progress.update(p);
+    if (st.stopping()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  for (auto& t : threads) t.join();
+  return progress.load();
+}
+
+int real_main(int argc, char** argv) {
+  const int64_t t_main = now_ns();
+  Options o;
+  std::string err;
+  if (!parse_options(argc, argv, o, err)) {
+    std::fprintf(stderr, "dalstress: %s\n\n%s", err.c_str(), usage().c_str());
+    return kExitError;
+  }
+  if (o.help) {
+    std::fputs(usage().c_str(), stdout);
+    return 0;
+  }
+  if (!o.plant_layer.empty()) {
+    for (const auto& l : plant_layers())
+      if (o.plant_layer == l.name && !l.available)
+        return fail_early("--plant-leak " + o.plant_layer + ": not available: " + l.why_not);
+  }
+
+  // Load the DAL first: "RSS after load" is read right after it.
+  if (int32_t rc = dalshim_load(nullptr); rc != DALSHIM_OK)
+    return fail_early("dalshim_load: code " + std::to_string(rc) + ": " + dalshim_last_error());
+  const int64_t rss_after_load = dalmon_rss_bytes();
+  install_sigint();
+
+  // Data directory.
+  std::optional<dalkit::TempDir> temp;
+  std::string dir = o.db_dir;
+  try {
+    if (dir.empty()) {
+      temp.emplace("dalstress");
+      dir = temp->path();
+    } else {
+      std::filesystem::create_directories(dir);
+    }
+  } catch (const std::exception& e) {
+    return fail_early(std::string("data directory: ") + e.what());
+  }
+
+  const std::string dal_opts = o.dal_open_options();
+  const int64_t h = dalshim_open(dir.c_str(), dal_opts.empty() ? nullptr : dal_opts.c_str());
+  if (h <= 0)
+    return fail_early("dalshim_open(" + dir + ", \"" + dal_opts + "\"): code " + std::to_string(h) + ": " +
+                      dalshim_last_error());
+  const char* stats_from = ensure_native_stats_source();
+
+  Shared shared;
+  shared.request = dalkit::reference::request();  // pre-encoded once
+  shared.expected = dalkit::reference::response();
+  shared.max_errors = o.max_errors;
+
+  // No ';' or ',' here: they separate dalmon_start's parameters.
+  const int32_t dv = dalshim_dal_version();
+  const std::string runtime = std::string("native c++ g++ ") + __VERSION__ + " dal " + std::to_string(dv / 1000000) +
+                              "." + std::to_string(dv / 1000 % 1000) + "." + std::to_string(dv % 1000);
+  const std::string params = o.monitor_params_string(runtime);
+  const int64_t run = dalmon_start(params.c_str());
+  if (run <= 0) {
+    dalshim_close(h);
+    return fail_early(std::string("dalmon_start(\"") + params + "\"): " + dalmon_last_error());
+  }
+  shared.run = run;
+  const int64_t sample_every = o.effective_sample_every();
+
+  std::fprintf(stderr,
+               "dalstress: %lld queries, via %s, mode %s, %d thread%s, sample every %lld, warm-up %.2f, "
+               "data dir %s%s, native stats via %s%s%s\n",
+               static_cast<long long>(o.queries), via_name(o.via), mode_name(o.mode), o.threads,
+               o.threads == 1 ? "" : "s", static_cast<long long>(sample_every), o.warmup_share, dir.c_str(),
+               temp ? " (temporary)" : "", stats_from, dal_opts.empty() ? "" : ", dal options ", dal_opts.c_str());
+
+  std::vector<std::unique_ptr<Engine>> engines;
+  try {
+    for (int t = 0; t < o.threads; ++t)
+      engines.push_back(make_engine(o, shared, h, 0x9E3779B97F4A7C15ull * static_cast<uint64_t>(t + 1)));
+  } catch (const std::exception& e) {
+    dalmon_fail(run, e.what());
+    std::fprintf(stderr, "dalstress: %s\n", e.what());
+  }
+
+  Progress progress(o.progress, o.queries);
+  RunState st{o, shared, run, sample_every, progress};
+  int64_t done = 0;
+  if (!engines.empty()) {
+    // The first query, timed from main(): "time to first query" (load, open,
+    // database creation, first round trip).  It counts as query 1 of N.
+    done = engines[0]->run(1);
+    const int64_t ns_first = now_ns() - t_main;
+    engines[0]->flush();
+    dalmon_mark_startup(run, rss_after_load, ns_first);
+    st.sample(done);  // START
+    done = o.threads == 1 ? run_single(st, *engines[0], done) : run_threads(st, engines, done);
+    for (auto& e : engines) e->flush();
+  }
+  progress.finish(done);
+
+  if (g_interrupted.load()) {
+    std::string why = "interrupted by a signal after " + std::to_string(done) + " queries";
+    dalmon_fail(run, why.c_str());
+  }
+  {
+    std::lock_guard lk(shared.mu);
+    if (shared.failed_calls || shared.wrong_answers) {
+      std::string why = std::to_string(shared.failed_calls) + " failed call(s) and " +
+                        std::to_string(shared.wrong_answers) + " wrong answer(s)";
+      if (shared.stop.load()) why += "; stopped after --max-errors " + std::to_string(o.max_errors);
+      if (!shared.first_errors.empty()) why += "; first: " + shared.first_errors.front();
+      dalmon_fail(run, why.c_str());
+      std::fprintf(stderr, "dalstress: %s\n", why.c_str());
+      for (const auto& m : shared.first_errors) std::fprintf(stderr, "dalstress:   %s\n", m.c_str());
+    }
+  }
+  if (st.samples_failed) dalmon_fail(run, "some monitor samples failed (see stderr)");
+  st.sample(done);  // END (after the monitor's forced Go GC)
+
+  int code = dalmon_finish(run);
+  if (code < 0) {
+    std::fprintf(stderr, "dalstress: dalmon_finish: %s\n", dalmon_last_error());
+    code = kExitError;
+  }
+  std::string text = text_report(run);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  if (!text.empty() && text.back() != '\n') std::fputc('\n', stdout);
+  std::fflush(stdout);
+  if (!o.json_path.empty()) {
+    if (dalmon_write_json(run, o.json_path.c_str()) != DALMON_OK) {
+      std::fprintf(stderr, "dalstress: cannot write JSON report: %s\n", dalmon_last_error());
+      code = kExitError;
+    }
+  }
+  dalmon_end(run);
+  if (int32_t rc = dalshim_close(h); rc != DALSHIM_OK) {
+    std::fprintf(stderr, "dalstress: dalshim_close: code %d: %s\n", rc, dalshim_last_error());
+    code = kExitError;
+  }
+  engines.clear();
+  remove_native_stats_fallback();
+  // The DAL is never unloaded (a Go runtime cannot be); temp removes the
+  // data directory on the way out.
+  return code;
+}
+
+}  // namespace
+}  // namespace dalstress
+
+int main(int argc, char** argv) {
+  try {
+    return dalstress::real_main(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dalstress: fatal: %s\n", e.what());
+  } catch (...) {
+    std::fprintf(stderr, "dalstress: fatal: unknown exception\n");
+  }
+  return 2;
+}

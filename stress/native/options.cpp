@@ -1,0 +1,253 @@
+// options.cpp -- parsing and validation of dalstress's command line.
+#include "options.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+namespace dalstress {
+
+namespace {
+
+// Integer with optional exponent ("100000000", "1e8") or '_' / ',' digit
+// grouping ("100_000_000").  Rejects fractions, signs other than none, and
+// trailing junk.
+bool parse_count(const std::string& text, int64_t& out) {
+  std::string s;
+  for (char c : text)
+    if (c != '_' && c != ',') s.push_back(c);
+  if (s.empty() || s[0] == '-' || s[0] == '+') return false;
+  bool all_digits = std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  errno = 0;
+  char* end = nullptr;
+  if (all_digits) {
+    unsigned long long v = std::strtoull(s.c_str(), &end, 10);
+    if (errno || *end || v > static_cast<unsigned long long>(INT64_MAX)) return false;
+    out = static_cast<int64_t>(v);
+    return true;
+  }
+  double d = std::strtod(s.c_str(), &end);
+  if (errno || *end || !std::isfinite(d) || d < 0 || d > 9.2e18 || d != std::floor(d)) return false;
+  out = static_cast<int64_t>(d);
+  return true;
+}
+
+bool parse_double(const std::string& s, double& out) {
+  if (s.empty()) return false;
+  errno = 0;
+  char* end = nullptr;
+  out = std::strtod(s.c_str(), &end);
+  return !errno && !*end && std::isfinite(out);
+}
+
+}  // namespace
+
+const char* via_name(Via v) { return v == Via::Direct ? "direct" : "libffi"; }
+const char* mode_name(Mode m) { return m == Mode::Into ? "into" : "alloc"; }
+
+const std::vector<PlantLayer>& plant_layers() {
+  static const std::vector<PlantLayer> layers = {
+      {"go_cmem", "malloc (and rss)", true, nullptr},
+      {"go_heap", "go_heap", true, nullptr},
+      {"sqlite_stmt", "sqlite (and statements)", true, nullptr},
+      {"shim_malloc", "malloc", false,
+       "libdalshim.so offers no shim-side planted leak yet (dalshim.h has no plant option for "
+       "dalshim_open and no plant function); only the DAL layers go_cmem, go_heap and sqlite_stmt "
+       "can be planted"},
+  };
+  return layers;
+}
+
+int64_t Options::effective_sample_every() const {
+  if (sample_every > 0) return sample_every;
+  return std::clamp<int64_t>(queries / 100, 1, 1'000'000);
+}
+
+std::string Options::dal_open_options() const {
+  if (plant_layer.empty()) return "";
+  return "plant_leak=" + plant_layer + ";plant_leak_bytes=" + std::to_string(plant_bytes);
+}
+
+std::string Options::monitor_params_string(const std::string& runtime) const {
+  std::ostringstream o;
+  o << "driver=dalstress;runtime=" << runtime << ";mode=" << mode_name(mode) << " via " << via_name(via);
+  if (!plant_layer.empty()) o << " planted " << plant_layer << ":" << plant_bytes;
+  o << ";queries=" << queries << ";sample_every=" << effective_sample_every() << ";warmup=" << warmup_share
+    << ";threads=" << threads << ";force_gc=1";
+  for (const auto& p : monitor_params) o << ";" << p;
+  return o.str();
+}
+
+std::string usage() {
+  return R"(usage: dalstress [options]
+
+Runs the reference query (87-byte request, 34-byte answer "no such table:
+data") N times through libdalshim.so's C ABI, checks every answer, samples
+memory through the monitor and prints its leak verdict.
+
+  --queries N         queries in total (default 100000000; 1e6 and 1_000_000 work)
+  --threads N         threads sharing one handle, each issuing queries/N (default 1)
+  --via direct|libffi call style: plain C calls, or ffi_call with a cif prepared once
+  --mode into|alloc   into: dalshim_query_into with a reused buffer (default)
+                      alloc: dalshim_query + dalshim_buffer_size + dalshim_free
+  --sample-every N    queries between monitor samples (default queries/100,
+                      clamped to 1..1000000)
+  --warmup-share F    share of queries treated as warm-up, 0..0.9 (default 0.2)
+  --db-dir DIR        data directory (created if missing, kept); default: a fresh
+                      temporary directory removed at the end
+  --json FILE         write the JSON report (docs/report-schema.md) to FILE
+  --plant-leak L:B    plant a leak of B bytes per query in layer L:
+                      go_cmem, go_heap, sqlite_stmt (DAL test options), shim_malloc
+                      (not available yet: fails with exit code 2)
+  --latency-every K   time one query in K on average, individually (default 16;
+                      1 = every query)
+  --max-errors N      stop after N errors (default 1000); the run then fails
+  --monitor-param K=V extra dalmon_start parameter, e.g. slope.rss=4 (repeatable)
+  --progress auto|line|plain|off
+                      progress on stderr: auto = one updating line on a TTY,
+                      plain periodic lines otherwise (default auto)
+  --help              this text
+
+Exit codes: 0 no leak, 1 leak, 2 error (bad flag, failed or wrong answer,
+too few samples, planted layer not available).
+)";
+}
+
+bool parse_options(int argc, char** argv, Options& o, std::string& error) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      o.help = true;
+      continue;
+    }
+    if (arg.rfind("--", 0) != 0) {
+      error = "unexpected argument '" + arg + "'";
+      return false;
+    }
+    std::string name = arg, value;
+    bool has_value = false;
+    if (auto eq = arg.find('='); eq != std::string::npos) {
+      name = arg.substr(0, eq);
+      value = arg.substr(eq + 1);
+      has_value = true;
+    }
+    static const char* kKnown[] = {"--queries",       "--threads",      "--via",         "--mode",
+                                   "--sample-every",  "--warmup-share", "--db-dir",      "--json",
+                                   "--plant-leak",    "--latency-every", "--max-errors", "--monitor-param",
+                                   "--progress"};
+    if (std::none_of(std::begin(kKnown), std::end(kKnown), [&](const char* k) { return name == k; })) {
+      error = "unknown option '" + name + "'";
+      return false;
+    }
+    if (!has_value) {
+      if (i + 1 >= argc) {
+        error = "option " + name + " needs a value";
+        return false;
+      }
+      value = argv[++i];
+    }
+    auto count = [&](int64_t& dst, int64_t lo, int64_t hi) {
+      int64_t v = 0;
+      if (!parse_count(value, v) || v < lo || v > hi) {
+        error = "option " + name + ": '" + value + "' is not an integer in " + std::to_string(lo) + ".." +
+                std::to_string(hi);
+        return false;
+      }
+      dst = v;
+      return true;
+    };
+    if (name == "--queries") {
+      if (!count(o.queries, 1, INT64_C(1) << 50)) return false;
+    } else if (name == "--threads") {
+      int64_t t = 0;
+      if (!count(t, 1, 1024)) return false;
+      o.threads = static_cast<int>(t);
+    } else if (name == "--sample-every") {
+      if (!count(o.sample_every, 1, INT64_C(1) << 50)) return false;
+    } else if (name == "--latency-every") {
+      if (!count(o.latency_every, 1, 1'000'000)) return false;
+    } else if (name == "--max-errors") {
+      if (!count(o.max_errors, 1, INT64_C(1) << 50)) return false;
+    } else if (name == "--warmup-share") {
+      if (!parse_double(value, o.warmup_share) || o.warmup_share < 0 || o.warmup_share > 0.9) {
+        error = "option --warmup-share: '" + value + "' is not a number in 0..0.9";
+        return false;
+      }
+    } else if (name == "--via") {
+      if (value == "direct") o.via = Via::Direct;
+      else if (value == "libffi" || value == "ffi") o.via = Via::Libffi;
+      else {
+        error = "option --via: '" + value + "' (expected direct or libffi)";
+        return false;
+      }
+    } else if (name == "--mode") {
+      if (value == "into") o.mode = Mode::Into;
+      else if (value == "alloc") o.mode = Mode::Alloc;
+      else {
+        error = "option --mode: '" + value + "' (expected into or alloc)";
+        return false;
+      }
+    } else if (name == "--progress") {
+      if (value == "auto") o.progress = ProgressStyle::Auto;
+      else if (value == "line") o.progress = ProgressStyle::Line;
+      else if (value == "plain") o.progress = ProgressStyle::Plain;
+      else if (value == "off") o.progress = ProgressStyle::Off;
+      else {
+        error = "option --progress: '" + value + "' (expected auto, line, plain or off)";
+        return false;
+      }
+    } else if (name == "--db-dir") {
+      if (value.empty()) {
+        error = "option --db-dir: empty directory name";
+        return false;
+      }
+      o.db_dir = value;
+    } else if (name == "--json") {
+      if (value.empty()) {
+        error = "option --json: empty file name";
+        return false;
+      }
+      o.json_path = value;
+    } else if (name == "--monitor-param") {
+      if (value.find('=') == std::string::npos || value.find_first_of(";,") != std::string::npos) {
+        error = "option --monitor-param: '" + value + "' (expected one key=value)";
+        return false;
+      }
+      o.monitor_params.push_back(value);
+    } else if (name == "--plant-leak") {
+      auto colon = value.find(':');
+      if (colon == std::string::npos) {
+        error = "option --plant-leak: '" + value + "' (expected LAYER:BYTES, e.g. go_heap:16)";
+        return false;
+      }
+      std::string layer = value.substr(0, colon), bytes = value.substr(colon + 1);
+      const auto& layers = plant_layers();
+      auto it = std::find_if(layers.begin(), layers.end(), [&](const PlantLayer& l) { return layer == l.name; });
+      if (it == layers.end()) {
+        error = "option --plant-leak: unknown layer '" + layer + "' (expected go_cmem, go_heap, sqlite_stmt or shim_malloc)";
+        return false;
+      }
+      int64_t b = 0;
+      if (!parse_count(bytes, b) || b < 1 || b > (1 << 20)) {
+        error = "option --plant-leak: bytes '" + bytes + "' is not an integer in 1..1048576";
+        return false;
+      }
+      o.plant_layer = layer;
+      o.plant_bytes = b;
+    }
+  }
+  if (o.help) return true;
+  if (o.threads > o.queries) {
+    error = "--threads " + std::to_string(o.threads) + " exceeds --queries " + std::to_string(o.queries);
+    return false;
+  }
+  if (o.sample_every > o.queries) {
+    error = "--sample-every " + std::to_string(o.sample_every) + " exceeds --queries " + std::to_string(o.queries);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace dalstress

@@ -1,0 +1,52 @@
+#include "worker.hpp"
+
+#include <cstdio>
+
+namespace dalstress {
+
+std::string hex_prefix(const uint8_t* p, size_t n, size_t max) {
+  std::string s;
+  char b[4];
+  for (size_t i = 0; i < n && i < max; ++i) {
+    std::snprintf(b, sizeof b, "%02x", p[i]);
+    if (i) s += ' ';
+    s += b;
+  }
+  if (n > max) s += " ...";
+  return s;
+}
+
+// Slow path of IntoEngine: anything but the expected 34 bytes.
+void Engine::check_into(int64_t r) {
+  ++errors_;
+  const size_t want = shared_.expected.size();
+  if (r < 0) {
+    shared_.error(true, "dalshim_query_into failed: code " + std::to_string(r) + ": " + dalshim_last_error());
+    return;
+  }
+  ++answered_;
+  bytes_out_ += r;
+  if (static_cast<size_t>(r) > buf_.size()) {
+    // The request ran; its answer is pending on this thread.  Take it, so
+    // nothing stays behind, and report what it was.
+    std::vector<uint8_t> big(static_cast<size_t>(r));
+    int64_t t = dalshim_take_pending(big.data(), big.size());
+    shared_.error(false, "wrong answer: " + std::to_string(r) + " bytes (buffer " + std::to_string(buf_.size()) +
+                             "), taken: " + (t == r ? hex_prefix(big.data(), big.size()) : "take_pending returned " + std::to_string(t)));
+    return;
+  }
+  std::string what = "wrong answer: " + std::to_string(r) + " bytes, expected " + std::to_string(want) + ": " +
+                     hex_prefix(buf_.data(), static_cast<size_t>(r));
+  shared_.error(false, std::move(what));
+}
+
+std::unique_ptr<Engine> make_engine(const Options& o, Shared& s, int64_t h, uint64_t seed) {
+  if (o.mode == Mode::Into) {
+    if (o.via == Via::Direct) return std::make_unique<IntoEngine<DirectCaller>>(s, h, o.latency_every, seed);
+    return std::make_unique<IntoEngine<FfiCaller>>(s, h, o.latency_every, seed);
+  }
+  if (o.via == Via::Direct) return std::make_unique<AllocEngine<DirectCaller>>(s, h, o.latency_every, seed);
+  return std::make_unique<AllocEngine<FfiCaller>>(s, h, o.latency_every, seed);
+}
+
+}  // namespace dalstress

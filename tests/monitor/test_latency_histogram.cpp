@@ -1,0 +1,111 @@
+// Percentile accuracy against known distributions, and concurrent recording.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "latency_histogram.h"
+
+using dalmon::LatencyHistogram;
+
+namespace {
+
+int64_t exact_percentile(std::vector<int64_t> v, double p) {
+  std::sort(v.begin(), v.end());
+  size_t rank = static_cast<size_t>(std::ceil(p / 100.0 * v.size()));
+  return v[std::max<size_t>(rank, 1) - 1];
+}
+
+void check_against(const std::vector<int64_t> &values) {
+  LatencyHistogram h;
+  for (int64_t v : values) h.record(v);
+  auto s = h.summary();
+  ASSERT_EQ(s.count, static_cast<int64_t>(values.size()));
+  for (double p : {50.0, 97.5, 99.0}) {
+    double want = static_cast<double>(exact_percentile(values, p));
+    double got = static_cast<double>(h.percentile(p));
+    EXPECT_NEAR(got, want, want * 0.02 + 1) << "p" << p;
+    // The design bound is tighter than the promise: half a sub-bucket.
+    EXPECT_NEAR(got, want, want / 256.0 + 1) << "p" << p;
+  }
+  EXPECT_EQ(s.p50, h.percentile(50));
+  EXPECT_EQ(s.max, *std::max_element(values.begin(), values.end()));
+  EXPECT_EQ(s.min, *std::min_element(values.begin(), values.end()));
+  double mean = 0;
+  for (int64_t v : values) mean += static_cast<double>(v);
+  mean /= static_cast<double>(values.size());
+  double var = 0;
+  for (int64_t v : values) var += (v - mean) * (v - mean);
+  double sd = std::sqrt(var / static_cast<double>(values.size()));
+  EXPECT_NEAR(s.mean, mean, mean * 1e-9);
+  EXPECT_NEAR(s.stdev, sd, sd * 0.02);
+}
+
+TEST(LatencyHistogram, UniformDistribution) {
+  std::mt19937_64 rng(1);
+  std::uniform_int_distribution<int64_t> d(1'000, 1'000'000);
+  std::vector<int64_t> v(500'000);
+  for (auto &x : v) x = d(rng);
+  check_against(v);
+}
+
+TEST(LatencyHistogram, LogNormalWithLongTail) {
+  // Typical of FFI round trips: most around 2 us, a tail to milliseconds.
+  std::mt19937_64 rng(2);
+  std::lognormal_distribution<double> d(std::log(2000.0), 0.8);
+  std::vector<int64_t> v(500'000);
+  for (auto &x : v) x = static_cast<int64_t>(d(rng));
+  check_against(v);
+}
+
+TEST(LatencyHistogram, SmallValuesAreExact) {
+  LatencyHistogram h;
+  for (int i = 1; i <= 100; ++i) h.record(i);
+  EXPECT_EQ(h.percentile(50), 50);
+  EXPECT_EQ(h.percentile(99), 99);
+  EXPECT_EQ(h.percentile(100), 100);
+}
+
+TEST(LatencyHistogram, BucketsTileTheRange) {
+  for (int b = 0; b + 1 < LatencyHistogram::kBuckets; ++b) {
+    ASSERT_EQ(LatencyHistogram::bucket_high(b) + 1, LatencyHistogram::bucket_low(b + 1)) << b;
+    ASSERT_EQ(LatencyHistogram::bucket_of(LatencyHistogram::bucket_low(b)), b);
+    ASSERT_EQ(LatencyHistogram::bucket_of(LatencyHistogram::bucket_high(b)), b);
+  }
+}
+
+TEST(LatencyHistogram, HugeValuesClampButMaxIsExact) {
+  LatencyHistogram h;
+  h.record(INT64_MAX / 2);
+  h.record(5);
+  EXPECT_EQ(h.summary().max, INT64_MAX / 2);
+  EXPECT_EQ(h.percentile(100), INT64_MAX / 2);
+}
+
+TEST(LatencyHistogram, EmptyIsZero) {
+  LatencyHistogram h;
+  auto s = h.summary();
+  EXPECT_EQ(s.count, 0);
+  EXPECT_EQ(h.percentile(50), 0);
+}
+
+TEST(LatencyHistogram, ConcurrentRecordingLosesNothing) {
+  LatencyHistogram h;
+  constexpr int kThreads = 8, kEach = 200'000;
+  std::vector<std::thread> ts;
+  for (int t = 0; t < kThreads; ++t)
+    ts.emplace_back([&h, t] {
+      for (int i = 0; i < kEach; ++i) h.record(1000 + (i % 1000) + t);
+    });
+  for (auto &t : ts) t.join();
+  auto s = h.summary();
+  EXPECT_EQ(s.count, int64_t{kThreads} * kEach);
+  EXPECT_EQ(s.min, 1000);
+  EXPECT_EQ(s.max, 1999 + kThreads - 1);
+  EXPECT_NEAR(static_cast<double>(s.p50), 1500, 1500 * 0.02);
+}
+
+}  // namespace

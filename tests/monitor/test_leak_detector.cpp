@@ -1,0 +1,145 @@
+// The leak rule on synthetic series with known answers, for every layer.
+#include <gtest/gtest.h>
+
+#include "synthetic.h"
+
+using dalmon::Layer;
+using dalmon::VerdictStatus;
+using namespace synth;
+
+namespace {
+
+class EveryLayer : public ::testing::TestWithParam<int> {
+ protected:
+  Layer layer() const { return static_cast<Layer>(GetParam()); }
+  bool counts() const { return is_count_layer(layer()); }
+  double base() const { return base_of(layer()); }
+  void expect(const dalmon::MetricSeries &s, VerdictStatus want) {
+    auto v = judge(layer(), s);
+    EXPECT_EQ(v.status, want) << dalmon::layer_info(layer()).name << ": " << v.reason;
+    EXPECT_EQ(v.layer, layer());
+  }
+};
+
+std::string layer_name(const ::testing::TestParamInfo<int> &i) {
+  return std::string(dalmon::layer_info(static_cast<Layer>(i.param)).name);
+}
+
+TEST_P(EveryLayer, FlatIsNoLeak) {
+  expect(make([&](double) { return base(); }), VerdictStatus::NoLeak);
+}
+
+TEST_P(EveryLayer, FlatWithNoiseIsNoLeak) {
+  Lcg r;
+  if (counts()) {
+    // In-flight objects at a sample point: 0..3 with several threads.
+    expect(make([&](double) { return std::floor((r.next() + 1) * 2); }), VerdictStatus::NoLeak);
+  } else {
+    // Noise up to 40 % of the growth threshold either way.
+    double amp = 0.4 * dalmon::default_thresholds()[GetParam()].min_growth;
+    expect(make([&](double) { return base() + amp * r.next(); }), VerdictStatus::NoLeak);
+  }
+}
+
+TEST_P(EveryLayer, WarmupThenPlateauIsNoLeak) {
+  // Grows fast while caches, pools and JIT fill (until 15 % of the run),
+  // then stays: the plateau the bun#20845 report mistook for a leak.
+  double rise = counts() ? 16 : 48 * kMiB;
+  expect(make([&](double q) { return base() + rise * std::min(q, 150'000.0) / 150'000.0; }),
+         VerdictStatus::NoLeak);
+}
+
+TEST_P(EveryLayer, LinearGrowthIsLeak) {
+  // 16 bytes per query over 1M queries; for object counts one object per
+  // 10,000 queries (100 objects), the same order as one leaked buffer per batch.
+  double per_query = counts() ? 1e-4 : 16.0;
+  auto v = judge(layer(), make([&](double q) { return std::floor(base() + per_query * q); }));
+  EXPECT_EQ(v.status, VerdictStatus::Leak) << v.reason;
+  EXPECT_EQ(v.layer, layer());
+}
+
+TEST_P(EveryLayer, LinearGrowthWithNoiseIsLeak) {
+  Lcg r;
+  double per_query = counts() ? 1e-4 : 16.0;
+  double amp = counts() ? 1.0 : 0.4 * dalmon::default_thresholds()[GetParam()].min_growth;
+  expect(make([&](double q) { return std::floor(base() + per_query * q + amp * (r.next() + 1)); }),
+         VerdictStatus::Leak);
+}
+
+TEST_P(EveryLayer, SingleStepAfterWarmupIsNoLeak) {
+  // One step that then stays flat is a plateau (a pool gained a connection,
+  // a cache filled, a new malloc arena): bounded, not per-query growth.
+  double step = counts() ? 8 : 32 * kMiB;
+  expect(make([&](double q) { return base() + (q >= 500'000 ? step : 0); }), VerdictStatus::NoLeak);
+}
+
+TEST_P(EveryLayer, StaircaseIsLeak) {
+  // Steady growth that happens in steps (e.g. a slice doubling, or a batch
+  // of objects leaked every 100k queries) is still steady growth.
+  double step = counts() ? 10 : 2 * kMiB;
+  expect(make([&](double q) { return base() + step * std::floor(q / 100'000); }), VerdictStatus::Leak);
+}
+
+TEST_P(EveryLayer, SawtoothWithFlatMinimaIsNoLeak) {
+  // GC/cache sawtooth: climbs for 50k queries, collected back to the floor.
+  // Peaks are high and the last sample may sit on one; minima stay flat.
+  double amp = counts() ? 40 : 40 * kMiB;
+  expect(make([&](double q) { return base() + amp * std::fmod(q + 30'000, 50'000) / 50'000; }),
+         VerdictStatus::NoLeak);
+}
+
+TEST_P(EveryLayer, SawtoothWithRisingMinimaIsLeak) {
+  double amp = counts() ? 40 : 40 * kMiB;
+  double per_query = counts() ? 1e-4 : 16.0;
+  auto v = judge(layer(), make([&](double q) {
+    return std::floor(base() + per_query * q + amp * std::fmod(q + 30'000, 50'000) / 50'000);
+  }));
+  EXPECT_EQ(v.status, VerdictStatus::Leak) << v.reason;
+  EXPECT_EQ(v.layer, layer());
+}
+
+INSTANTIATE_TEST_SUITE_P(Layers, EveryLayer, ::testing::Range(0, dalmon::kLayerCount), layer_name);
+
+TEST(LeakDetector, UnavailableIsNotApplicable) {
+  dalmon::MetricSeries s;
+  for (double q = 0; q <= kQueries; q += kEvery) s.add(q, int64_t{-1});
+  auto v = judge(Layer::JsHeap, s);
+  EXPECT_EQ(v.status, VerdictStatus::NotAvailable);
+  EXPECT_STREQ(dalmon::verdict_name(v.status), "n/a");
+}
+
+TEST(LeakDetector, TooFewSamplesIsInsufficient) {
+  dalmon::MetricSeries s;
+  for (double q = 0; q <= kQueries; q += 250'000) s.add(q, 16.0 * q);
+  auto v = judge(Layer::Malloc, s);
+  EXPECT_EQ(v.status, VerdictStatus::Insufficient) << v.reason;
+}
+
+TEST(LeakDetector, SmallLeakBelowSlopeLimitIsNotReported) {
+  // 0.1 B/query in malloc is below the 0.5 B/query limit: documented blind spot
+  // for short runs (it is 10 MB over a 100M-query run, where the slope stays
+  // 0.1 -- lower slope.malloc to chase it).
+  auto v = judge(Layer::Malloc, make([](double q) { return 64 * kMiB + 0.1 * q; }));
+  EXPECT_EQ(v.status, VerdictStatus::NoLeak) << v.reason;
+}
+
+TEST(LeakDetector, SlopeAndGrowthAreReported) {
+  auto v = judge(Layer::GoHeap, make([](double q) { return 1000 + 16.0 * q; }));
+  EXPECT_NEAR(v.summary.slope_per_query, 16.0, 1e-9);
+  EXPECT_NEAR(v.summary.growth_after_warmup, 16.0 * 800'000, 1e-3);
+  EXPECT_DOUBLE_EQ(v.summary.start, 1000);
+  EXPECT_DOUBLE_EQ(v.summary.peak, 1000 + 16.0 * kQueries);
+  EXPECT_DOUBLE_EQ(v.summary.warmup_queries, 200'000);
+  EXPECT_EQ(v.summary.post_warmup_samples, 81);
+  EXPECT_EQ(v.block_minima.size(), 4u);
+  EXPECT_EQ(v.rising_steps, 3);
+}
+
+TEST(LeakDetector, SlopeIsStableAtHundredMillionQueries) {
+  // x up to 1e8 and y up to ~2 GB must not lose the slope to cancellation.
+  dalmon::MetricSeries s;
+  for (double q = 0; q <= 1e8; q += 1e6) s.add(q, 400 * kMiB + 0.25 * q);
+  EXPECT_NEAR(s.slope_from(20), 0.25, 1e-9);
+}
+
+}  // namespace
