@@ -196,7 +196,8 @@ DALSHIM_API int64_t dalshim_take_pending(void *buf, size_t cap);
 #define DALSHIM_STAT_BUFFER_BYTES_LIVE  5  /* bytes in those buffers */
 #define DALSHIM_STAT_MALLOC_INUSE       6  /* mallinfo2().uordblks: glibc malloc bytes in use, process-wide (0 under ASan) */
 #define DALSHIM_STAT_HANDLES_OPEN       7  /* handles opened through the shim and not closed */
-#define DALSHIM_STAT_COUNT              8
+#define DALSHIM_STAT_PLANTED_BYTES      8  /* bytes leaked on purpose by plant_leak=shim_malloc */
+#define DALSHIM_STAT_COUNT              9
 #define DALSHIM_STAT_DAL_BASE           DALSHIM_STAT_COUNT
 #define DALSHIM_STAT_TOTAL              (DALSHIM_STAT_COUNT + 13) /* + DAL_STAT_COUNT of dal.h 1.x */
 

@@ -15,6 +15,7 @@
 #include "dalshim.h"
 #include "dalshim/library.hpp"
 #include "last_error.hpp"
+#include "planted_leak.hpp"
 
 using dalshim::Library;
 namespace detail = dalshim::detail;
@@ -95,9 +96,15 @@ DALSHIM_API int64_t dalshim_open(const char* data_dir, const char* options) {
     auto r = Library::default_instance();
     if (!r) return r.error().code();
     Library* lib = *r;
-    int64_t h = lib->open(data_dir, options);
+    // The shim's own planted leak (plant_leak=shim_malloc) is taken out of
+    // the options; everything else goes to dal_open as given.
+    detail::PlantRequest plant = detail::split_plant_options(options);
+    if (plant.shim_bytes < 0)
+      return detail::fail(DAL_E_OPTIONS, "option plant_leak_bytes: expected an integer from 0 to 1048576").code();
+    int64_t h = lib->open(data_dir, options == nullptr ? nullptr : plant.dal_options.c_str());
     if (h <= 0) return detail::dal_fail(lib, h).code();
     detail::handle_opened(h);
+    if (plant.shim_bytes > 0) detail::plant_register(h, plant.shim_bytes);
     return h;
   }, DALSHIM_E_NOMEM);
 }
@@ -109,6 +116,7 @@ DALSHIM_API int32_t dalshim_close(int64_t h) {
     int32_t rc = lib->close(h);
     if (rc < 0) return detail::dal_fail(lib, rc, h).code();
     detail::handle_closed(h);
+    detail::plant_forget(h);
     return DALSHIM_OK;
   }, DALSHIM_E_NOMEM);
 }
@@ -127,6 +135,7 @@ DALSHIM_API void* dalshim_query(int64_t h, const void* req, size_t len) {
       detail::dal_fail(lib, n, h);
       return nullptr;
     }
+    detail::plant_per_query(h);
     const size_t sz = static_cast<size_t>(n);
     void* p = detail::BufferRegistry::allocate(sz);
     if (p == nullptr) {
@@ -196,6 +205,7 @@ DALSHIM_API int64_t dalshim_query_into(int64_t h, const void* req, size_t len, v
     return guarded([&]() -> int64_t { return detail::dal_fail(lib, n, h).code(); }, n);
   }
   if (static_cast<uint64_t>(n) <= cap) detail::count(detail::kResponseBytes, n);
+  detail::plant_per_query(h);
   return n;
 }
 
@@ -224,6 +234,7 @@ static int64_t shim_stat(int i) {
     case DALSHIM_STAT_BUFFER_BYTES_LIVE: return detail::BufferRegistry::instance().live_bytes();
     case DALSHIM_STAT_MALLOC_INUSE: return static_cast<int64_t>(mallinfo2().uordblks);
     case DALSHIM_STAT_HANDLES_OPEN: return detail::handles_open();
+    case DALSHIM_STAT_PLANTED_BYTES: return detail::planted_bytes();
     default: return INT64_MIN;
   }
 }

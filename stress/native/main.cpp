@@ -25,9 +25,9 @@
 #include "../../tests/common/temp_dir.h"
 #include "dalmonitor.h"
 #include "dalshim.h"
+#include "native_stats_source.h"
 #include "options.hpp"
 #include "progress.hpp"
-#include "stats_fallback.hpp"
 #include "worker.hpp"
 
 namespace dalstress {
@@ -158,12 +158,6 @@ int real_main(int argc, char** argv) {
     std::fputs(usage().c_str(), stdout);
     return 0;
   }
-  if (!o.plant_layer.empty()) {
-    for (const auto& l : plant_layers())
-      if (o.plant_layer == l.name && !l.available)
-        return fail_early("--plant-leak " + o.plant_layer + ": not available: " + l.why_not);
-  }
-
   // Load the DAL first: "RSS after load" is read right after it.
   if (int32_t rc = dalshim_load(nullptr); rc != DALSHIM_OK)
     return fail_early("dalshim_load: code " + std::to_string(rc) + ": " + dalshim_last_error());
@@ -189,7 +183,9 @@ int real_main(int argc, char** argv) {
   if (h <= 0)
     return fail_early("dalshim_open(" + dir + ", \"" + dal_opts + "\"): code " + std::to_string(h) + ": " +
                       dalshim_last_error());
-  const char* stats_from = ensure_native_stats_source();
+  // libdalshim registers the monitor's native stats source when it loads;
+  // without one every native layer would read "n/a".
+  if (dalmon::native_stats_source() == nullptr) return fail_early("libdalshim registered no native stats source");
 
   Shared shared;
   shared.request = dalkit::reference::request();  // pre-encoded once
@@ -211,10 +207,10 @@ int real_main(int argc, char** argv) {
 
   std::fprintf(stderr,
                "dalstress: %lld queries, via %s, mode %s, %d thread%s, sample every %lld, warm-up %.2f, "
-               "data dir %s%s, native stats via %s%s%s\n",
+               "data dir %s%s%s%s\n",
                static_cast<long long>(o.queries), via_name(o.via), mode_name(o.mode), o.threads,
                o.threads == 1 ? "" : "s", static_cast<long long>(sample_every), o.warmup_share, dir.c_str(),
-               temp ? " (temporary)" : "", stats_from, dal_opts.empty() ? "" : ", dal options ", dal_opts.c_str());
+               temp ? " (temporary)" : "", dal_opts.empty() ? "" : ", dal options ", dal_opts.c_str());
 
   std::vector<std::unique_ptr<Engine>> engines;
   try {
@@ -281,7 +277,6 @@ int real_main(int argc, char** argv) {
     code = kExitError;
   }
   engines.clear();
-  remove_native_stats_fallback();
   // The DAL is never unloaded (a Go runtime cannot be); temp removes the
   // data directory on the way out.
   return code;

@@ -49,13 +49,10 @@ const char* mode_name(Mode m) { return m == Mode::Into ? "into" : "alloc"; }
 
 const std::vector<PlantLayer>& plant_layers() {
   static const std::vector<PlantLayer> layers = {
-      {"go_cmem", "malloc (and rss)", true, nullptr},
-      {"go_heap", "go_heap", true, nullptr},
-      {"sqlite_stmt", "sqlite (and statements)", true, nullptr},
-      {"shim_malloc", "malloc", false,
-       "libdalshim.so offers no shim-side planted leak yet (dalshim.h has no plant option for "
-       "dalshim_open and no plant function); only the DAL layers go_cmem, go_heap and sqlite_stmt "
-       "can be planted"},
+      {"go_cmem", "malloc (and rss)"},
+      {"go_heap", "go_heap"},
+      {"sqlite_stmt", "sqlite (and statements)"},
+      {"shim_malloc", "malloc (and rss)"},
   };
   return layers;
 }
@@ -99,8 +96,8 @@ memory through the monitor and prints its leak verdict.
                       temporary directory removed at the end
   --json FILE         write the JSON report (docs/report-schema.md) to FILE
   --plant-leak L:B    plant a leak of B bytes per query in layer L:
-                      go_cmem, go_heap, sqlite_stmt (DAL test options), shim_malloc
-                      (not available yet: fails with exit code 2)
+                      go_cmem, go_heap, sqlite_stmt (in the DAL) or shim_malloc
+                      (in the shim); all passed as dalshim_open options
   --latency-every K   time one query in K on average, individually (default 16;
                       1 = every query)
   --max-errors N      stop after N errors (default 1000); the run then fails
@@ -111,7 +108,7 @@ memory through the monitor and prints its leak verdict.
   --help              this text
 
 Exit codes: 0 no leak, 1 leak, 2 error (bad flag, failed or wrong answer,
-too few samples, planted layer not available).
+too few samples).
 )";
 }
 

@@ -49,8 +49,6 @@ std::string usage();
 struct PlantLayer {
   const char* name;
   const char* shows_in;    // monitor layer(s) where it must show up
-  bool available;
-  const char* why_not;     // when !available
 };
 const std::vector<PlantLayer>& plant_layers();
 

@@ -1,5 +1,12 @@
-#include "stats_fallback.hpp"
-
+// monitor_stats_source.cpp -- feeds the monitor the native layers' figures.
+//
+// At each dalmon_sample the monitor reads Go heap, SQLite memory, live DAL
+// and shim buffers and open statements through the NativeStatsSource that is
+// registered (docs/leak-verdict.md). libdalshim registers this one when it is
+// loaded, built on its own dalshim_stats(): so every driver that loads the
+// shim -- dalstress, Node, Bun, Deno, koffi -- measures the native side the
+// same way, and forcing a sample's GC also forces the Go GC
+// (DALSHIM_STATS_FORCE_GC -> DAL_STATS_FORCE_GC).
 #include <dal.h>
 
 #include <cstdint>
@@ -7,8 +14,7 @@
 #include "dalshim.h"
 #include "native_stats_source.h"
 
-namespace dalstress {
-
+namespace dalshim {
 namespace {
 
 static_assert(DALSHIM_STAT_TOTAL == DALSHIM_STAT_DAL_BASE + DAL_STAT_COUNT, "dalshim.h and dal.h disagree");
@@ -39,21 +45,11 @@ class ShimStatsSource final : public dalmon::NativeStatsSource {
   }
 };
 
-ShimStatsSource g_fallback;
-bool g_installed = false;
+// Registered at load, never unregistered: the shim is never unloaded
+// (dlclose of a library holding a Go runtime is unsafe, see library.cpp).
+ShimStatsSource g_source;
+[[maybe_unused]] const bool g_registered = (dalmon::set_native_stats_source(&g_source), true);
 
 }  // namespace
 
-const char* ensure_native_stats_source() {
-  if (dalmon::native_stats_source() != nullptr) return "shim";
-  dalmon::set_native_stats_source(&g_fallback);
-  g_installed = true;
-  return "dalstress";
-}
-
-void remove_native_stats_fallback() {
-  if (g_installed && dalmon::native_stats_source() == &g_fallback) dalmon::set_native_stats_source(nullptr);
-  g_installed = false;
-}
-
-}  // namespace dalstress
+}  // namespace dalshim

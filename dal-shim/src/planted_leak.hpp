@@ -1,0 +1,38 @@
+// planted_leak.hpp -- the shim's own planted leak, for proving detection.
+//
+// dalshim_open accepts "plant_leak=shim_malloc;plant_leak_bytes=N" (the same
+// keys the DAL uses for its layers, docs/leak-verdict.md): the shim takes
+// those two options out of the string it forwards to dal_open and, on every
+// query through that handle, mallocs N bytes it never frees. A run without
+// the option pays one relaxed atomic load per query.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+namespace dalshim::detail {
+
+struct PlantRequest {
+  std::string dal_options;  // the options to forward to dal_open
+  int64_t shim_bytes = 0;   // > 0: plant N bytes per query in the shim
+};
+
+// Splits the shim's plant option out of options (NULL = none). Other
+// options, including the DAL's own plant layers, are forwarded untouched.
+PlantRequest split_plant_options(const char* options);
+
+void plant_register(int64_t handle, int64_t bytes);
+void plant_forget(int64_t handle);
+void plant_slow(int64_t handle) noexcept;
+
+extern std::atomic<int> g_plant_handles;  // handles with a shim plant
+
+inline void plant_per_query(int64_t handle) noexcept {
+  if (g_plant_handles.load(std::memory_order_relaxed) != 0) [[unlikely]] plant_slow(handle);
+}
+
+// Bytes leaked so far by shim plants.
+int64_t planted_bytes() noexcept;
+
+}  // namespace dalshim::detail
