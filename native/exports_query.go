@@ -15,22 +15,27 @@ import (
 	"dalkit/native/internal/engine"
 )
 
-// request validates the pointer and size of a request and views it as a Go
-// slice without copying (the caller keeps it alive for the call).
-func request(fn string, handle C.int64_t, req unsafe.Pointer, reqLen C.size_t) (*engine.Handle, []byte, engine.Code) {
+// query validates a request's handle, pointer and size, views the request
+// as a Go slice without copying (the caller keeps it alive for the call) and
+// runs it. On failure it records the error and returns its code.
+func query(fn string, handle C.int64_t, req unsafe.Pointer, reqLen C.size_t) (engine.Response, engine.Code) {
 	h, err := engine.Lookup(int64(handle))
 	if err != nil {
-		return nil, nil, fail(err)
+		return engine.Response{}, fail(err)
 	}
 	if req == nil {
 		setError(engine.ENull, fn+": req is NULL")
-		return nil, nil, engine.ENull
+		return engine.Response{}, engine.ENull
 	}
 	if uint64(reqLen) > uint64(h.MaxRequestBytes()) {
 		setError(engine.ETooLarge, fmt.Sprintf("%s: request of %d bytes exceeds max_request_bytes=%d", fn, uint64(reqLen), h.MaxRequestBytes()))
-		return nil, nil, engine.ETooLarge
+		return engine.Response{}, engine.ETooLarge
 	}
-	return h, unsafe.Slice((*byte)(req), int(reqLen)), engine.OK
+	r, err := h.Query(unsafe.Slice((*byte)(req), int(reqLen)))
+	if err != nil {
+		return engine.Response{}, fail(err)
+	}
+	return r, engine.OK
 }
 
 //export dal_query
@@ -45,13 +50,9 @@ func dal_query(handle C.int64_t, req unsafe.Pointer, reqLen C.size_t, resp *unsa
 		return C.int64_t(engine.ENull)
 	}
 	*resp = nil
-	h, b, code := request("dal_query", handle, req, reqLen)
+	r, code := query("dal_query", handle, req, reqLen)
 	if code != engine.OK {
 		return C.int64_t(code)
-	}
-	r, err := h.Query(b)
-	if err != nil {
-		return C.int64_t(fail(err))
 	}
 	defer r.Release()
 	out := r.Bytes()
@@ -94,13 +95,9 @@ func dal_query_into(handle C.int64_t, req unsafe.Pointer, reqLen C.size_t, buf u
 		setError(engine.ENull, "dal_query_into: buf is NULL but buf_cap is not 0")
 		return C.int64_t(engine.ENull)
 	}
-	h, b, code := request("dal_query_into", handle, req, reqLen)
+	r, code := query("dal_query_into", handle, req, reqLen)
 	if code != engine.OK {
 		return C.int64_t(code)
-	}
-	r, err := h.Query(b)
-	if err != nil {
-		return C.int64_t(fail(err))
 	}
 	defer r.Release()
 	out := r.Bytes()
