@@ -12,8 +12,19 @@ std::atomic<int> g_plant_handles{0};
 
 namespace {
 
+// Same scheme as the DAL's plants (native/internal/engine/planted.go): each
+// query adds N bytes of debt, leaked in one block once it reaches
+// kPlantBlock, so a plant of 1 byte leaks 1 byte per query on average rather
+// than malloc's minimum chunk (32 bytes).
+constexpr int64_t kPlantBlock = 1024;
+
+struct Plant {
+  int64_t bytes_per_query;
+  int64_t debt = 0;
+};
+
 std::mutex g_mu;
-std::unordered_map<int64_t, int64_t> g_bytes_by_handle;
+std::unordered_map<int64_t, Plant> g_bytes_by_handle;
 std::atomic<int64_t> g_planted{0};
 
 std::string trim(const std::string& s) {
@@ -71,7 +82,7 @@ PlantRequest split_plant_options(const char* options) {
 
 void plant_register(int64_t handle, int64_t bytes) {
   std::lock_guard<std::mutex> lock(g_mu);
-  if (g_bytes_by_handle.emplace(handle, bytes).second) g_plant_handles.fetch_add(1, std::memory_order_relaxed);
+  if (g_bytes_by_handle.emplace(handle, Plant{bytes}).second) g_plant_handles.fetch_add(1, std::memory_order_relaxed);
 }
 
 void plant_forget(int64_t handle) {
@@ -85,7 +96,11 @@ void plant_slow(int64_t handle) noexcept {
     std::lock_guard<std::mutex> lock(g_mu);
     auto it = g_bytes_by_handle.find(handle);
     if (it == g_bytes_by_handle.end()) return;
-    n = it->second;
+    Plant& plant = it->second;
+    plant.debt += plant.bytes_per_query;
+    if (plant.debt < kPlantBlock) return;
+    n = plant.debt;
+    plant.debt = 0;
   }
   // Deliberately never freed; touched so that RSS sees it as well.
   void* p = std::malloc(static_cast<size_t>(n));

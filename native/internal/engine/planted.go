@@ -17,17 +17,25 @@ import (
 // and a run without it must not. They are off unless dal_open's options ask
 // for them, and cost one predictable branch per query when off.
 //
-//	go_cmem     C.malloc(N) per query, never freed     (malloc / RSS layer)
-//	go_heap     N bytes per query retained in Go heap  (Go heap layer)
-//	sqlite_stmt statements prepared and never finalized, about N bytes of
-//	            SQLite memory per query on average     (SQLite layer)
+//	go_cmem     C memory (malloc), never freed          (malloc / RSS layer)
+//	go_heap     Go heap memory kept reachable forever   (Go heap layer)
+//	sqlite_stmt statements prepared, never finalized    (SQLite layer)
+//
+// Each query adds N bytes of "debt"; memory is leaked once the debt reaches
+// plantBlock, in one block of exactly that debt. So the leak is N bytes per
+// query on average even for N = 1, instead of whatever the allocator's
+// minimum block is (32 bytes for glibc malloc, 8 plus a slice header in Go),
+// which would make "the smallest leak detected" meaningless. N >= plantBlock
+// leaks one block per query, like a real per-call leak.
+const plantBlock = 1024
+
 type planter struct {
 	kind  string
 	bytes int
 
 	mu       sync.Mutex
+	debt     int64    // bytes owed but not yet leaked
 	retained [][]byte // go_heap: reachable forever, so the GC cannot free it
-	debt     int64    // sqlite_stmt: bytes owed but not yet leaked
 }
 
 func newPlanter(o *Options) planter {
@@ -38,23 +46,30 @@ func (p *planter) perQuery(d *database) {
 	if p.kind == "" {
 		return
 	}
+	if p.kind == "sqlite_stmt" {
+		p.leakStatements(d)
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.debt += int64(p.bytes)
+	if p.debt < plantBlock {
+		return
+	}
+	n := p.debt
+	p.debt = 0
 	switch p.kind {
 	case "go_cmem":
-		ptr := C.malloc(C.size_t(p.bytes))
-		C.memset(ptr, 0xa5, C.size_t(p.bytes)) // touch it, so RSS sees it too
-		plantedBytes.Add(int64(p.bytes))
+		ptr := C.malloc(C.size_t(n))
+		C.memset(ptr, 0xa5, C.size_t(n)) // touch it, so RSS sees it too
 	case "go_heap":
-		b := make([]byte, p.bytes)
+		b := make([]byte, n)
 		for i := range b {
 			b[i] = 0xa5
 		}
-		p.mu.Lock()
 		p.retained = append(p.retained, b)
-		p.mu.Unlock()
-		plantedBytes.Add(int64(p.bytes))
-	case "sqlite_stmt":
-		p.leakStatements(d)
 	}
+	plantedBytes.Add(n)
 }
 
 // leakStatements prepares statements on the writer connection and never
