@@ -27,9 +27,8 @@ func query(fn string, handle C.int64_t, req unsafe.Pointer, reqLen C.size_t) (en
 		setError(engine.ENull, fn+": req is NULL")
 		return engine.Response{}, engine.ENull
 	}
-	if uint64(reqLen) > uint64(h.MaxRequestBytes()) {
-		setError(engine.ETooLarge, fmt.Sprintf("%s: request of %d bytes exceeds max_request_bytes=%d", fn, uint64(reqLen), h.MaxRequestBytes()))
-		return engine.Response{}, engine.ETooLarge
+	if err := h.CheckRequestSize(uint64(reqLen)); err != nil {
+		return engine.Response{}, fail(err)
 	}
 	r, err := h.Query(unsafe.Slice((*byte)(req), int(reqLen)))
 	if err != nil {

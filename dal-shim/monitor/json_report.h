@@ -1,6 +1,8 @@
 // json_report.h -- the machine-readable report (schema: docs/report-schema.md).
 #pragma once
 
+#include "dalmonitor.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -13,7 +15,7 @@ namespace dalmon {
 
 class JsonReport {
  public:
-  static constexpr int kSchemaVersion = 1;
+  static constexpr int kSchemaVersion = DALMON_REPORT_SCHEMA_VERSION;  // one definition, in the C header
 
   static std::string render(const RunParams &params, const std::vector<Sample> &samples,
                             const Startup &startup, const RunResult &result, int64_t started_unix_ms);

@@ -59,7 +59,6 @@ void LatencyHistogram::record(int64_t ns) noexcept {
   if (ns < 0) ns = 0;
   Shard &s = shards_[my_shard()];
   s.buckets[bucket_of(ns)].fetch_add(1, std::memory_order_relaxed);
-  s.count.fetch_add(1, std::memory_order_relaxed);
   s.sum.fetch_add(static_cast<uint64_t>(ns), std::memory_order_relaxed);
   atomic_min(s.min, ns);
   atomic_max(s.max, ns);

@@ -88,7 +88,7 @@ RunCounts Monitor::counts() const noexcept {
 
 void Monitor::mark_startup(int64_t rss_after_load, int64_t ns_to_first_query) {
   std::lock_guard lk(mu_);
-  startup_.rss_after_load = rss_after_load >= 0 ? rss_after_load : LinuxProcessProbe::rss_bytes();
+  startup_.rss_after_load = rss_after_load >= 0 ? rss_after_load : probe_->read().rss;
   startup_.ns_to_first_query = ns_to_first_query >= 0 ? ns_to_first_query : -1;
 }
 

@@ -2,7 +2,8 @@
 // the floor -- SQLite alone preparing the same SQL on the same database.
 //
 // The reference request fails in sqlite3_prepare ("no such table: data"), so
-// the floor is one failing sqlite3_prepare_v2 plus reading the error message;
+// the floor is one failing sqlite3_prepare_v3 (with the DAL's own flags)
+// plus reading the error message;
 // everything above it (crossing into Go, decoding, building SQL, pooling,
 // encoding, copying out) is the DAL's overhead. Both are measured in
 // interleaved rounds so machine noise hits them alike; the median round is
@@ -53,7 +54,7 @@ int main(int argc, char** argv) {
   const auto& want = dalkit::reference::response();
   std::array<uint8_t, 64> buf{};
   // The first query creates the database file in WAL mode.
-  if (dal_query_into(h, req.data(), req.size(), buf.data(), buf.size()) != 34) die("reference query failed");
+  if (dal_query_into(h, req.data(), req.size(), buf.data(), buf.size()) != static_cast<int64_t>(want.size())) die("reference query failed");
 
   sqlite3* db = nullptr;
   if (sqlite3_open_v2(dir.file(dalkit::reference::kDatabase).c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
@@ -75,7 +76,8 @@ int main(int argc, char** argv) {
   auto into_round = [&] {
     auto t0 = Clock::now();
     for (long i = 0; i < per_round; ++i) {
-      if (dal_query_into(h, req.data(), req.size(), buf.data(), buf.size()) != 34) die("bad answer");
+      if (dal_query_into(h, req.data(), req.size(), buf.data(), buf.size()) != static_cast<int64_t>(want.size()))
+        die("bad answer");
     }
     auto ns = std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / per_round;
     if (std::memcmp(buf.data(), want.data(), want.size()) != 0) die("response bytes differ from the reference");
@@ -85,7 +87,9 @@ int main(int argc, char** argv) {
     auto t0 = Clock::now();
     for (long i = 0; i < per_round; ++i) {
       void* resp = nullptr;
-      if (dal_query(h, req.data(), req.size(), &resp) != 34) die("bad answer");
+      if (dal_query(h, req.data(), req.size(), &resp) != static_cast<int64_t>(want.size()) ||
+          std::memcmp(resp, want.data(), want.size()) != 0)
+        die("dal_query: response bytes differ from the reference");
       dal_free(resp);
     }
     return std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / per_round;

@@ -253,8 +253,8 @@ int real_main(int argc, char** argv) {
       for (const auto& m : shared.first_errors) std::fprintf(stderr, "dalstress:   %s\n", m.c_str());
     }
   }
-  if (st.samples_failed) dalmon_fail(run, "some monitor samples failed (see stderr)");
   st.sample(done);  // END (after the monitor's forced Go GC)
+  if (st.samples_failed) dalmon_fail(run, "some monitor samples failed (see stderr)");
 
   int code = dalmon_finish(run);
   if (code < 0) {

@@ -77,7 +77,6 @@ void Progress::print(int64_t done, bool final) {
     std::fprintf(stderr, "%s\n", line);
   }
   std::fflush(stderr);
-  printed_line_ = true;
 }
 
 }  // namespace dalstress

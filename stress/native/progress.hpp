@@ -25,7 +25,6 @@ class Progress {
   int64_t total_;
   std::chrono::steady_clock::time_point t0_, last_;
   int64_t next_plain_ = 0;
-  bool printed_line_ = false;
 };
 
 }  // namespace dalstress

@@ -45,7 +45,6 @@ struct Shared {
   std::vector<uint8_t> request;
   std::vector<uint8_t> expected;
   int64_t max_errors = 1000;
-  std::atomic<int64_t> errors{0};
   std::atomic<bool> stop{false};
 
   std::mutex mu;
@@ -53,12 +52,10 @@ struct Shared {
   int64_t failed_calls = 0, wrong_answers = 0;
 
   void error(bool failed_call, std::string msg) {
-    {
-      std::lock_guard lk(mu);
-      (failed_call ? failed_calls : wrong_answers)++;
-      if (first_errors.size() < 10) first_errors.push_back(std::move(msg));
-    }
-    if (errors.fetch_add(1, std::memory_order_relaxed) + 1 >= max_errors) stop.store(true, std::memory_order_relaxed);
+    std::lock_guard lk(mu);
+    (failed_call ? failed_calls : wrong_answers)++;
+    if (first_errors.size() < 10) first_errors.push_back(std::move(msg));
+    if (failed_calls + wrong_answers >= max_errors) stop.store(true, std::memory_order_relaxed);
   }
 };
 

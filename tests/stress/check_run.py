@@ -10,6 +10,8 @@ Checks:
   --clean                every layer is "no leak" or "n/a"; the native layers
                          (rss malloc go_heap sqlite dal_buffers shim_buffers
                          statements) must be "no leak"; overall "no leak"
+  --also-allowed L1,L2   layers that may leak besides the --leak ones; any
+                         other leaking layer fails the check
   --leak LAYER           LAYER is named in verdict.leaking_layers and its verdict
                          is "leak"; overall "leak" (repeatable)
   --queries N            counts.queries == N and counts.errors == 0
@@ -56,6 +58,7 @@ def main(argv):
     use_json = clean = False
     leaks, stdout_has, stderr_has = [], [], []
     queries = per_trip = extrapolate = None
+    allowed = []
     timeout = 600.0
     i = 0
     while i < len(opts):
@@ -65,6 +68,7 @@ def main(argv):
         elif o == "--json": use_json = True; i += 1
         elif o == "--clean": clean = use_json = True; i += 1
         elif o == "--leak": leaks.append(val); use_json = True; i += 2
+        elif o == "--also-allowed": allowed.extend(val.split(",")); use_json = True; i += 2
         elif o == "--queries": queries = int(val); use_json = True; i += 2
         elif o == "--bytes-per-trip": per_trip = int(val); use_json = True; i += 2
         elif o == "--extrapolate-mb": extrapolate = int(val); use_json = True; i += 2
@@ -141,6 +145,10 @@ def main(argv):
                 fail("layer %s not named as leaking (leaking: %r)" % (name, verdict["leaking_layers"]))
             if layers.get(name, {}).get("verdict") != "leak":
                 fail("layer %s verdict %r" % (name, layers.get(name, {}).get("verdict")))
+        if leaks:
+            extra = set(verdict["leaking_layers"]) - set(leaks) - set(allowed)
+            if extra:
+                fail("layers %r named as leaking too; only %r (and maybe %r) may be" % (sorted(extra), leaks, allowed))
         if leaks and verdict["overall"] != "leak":
             fail("overall %r, expected 'leak'" % verdict["overall"])
         if queries is not None:

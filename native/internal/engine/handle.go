@@ -55,7 +55,7 @@ func Open(dataDir, options string) (int64, error) {
 func Close(id int64) error {
 	h := registry.remove(id)
 	if h == nil {
-		return errorf(EHandle, fmt.Sprintf("invalid handle %d: not open (never opened, or already closed)", id))
+		return errNotOpen(id)
 	}
 	h.life.Lock()
 	h.closed = true
@@ -69,17 +69,28 @@ func Close(id int64) error {
 	return nil
 }
 
+func errNotOpen(id int64) error {
+	return errorf(EHandle, fmt.Sprintf("invalid handle %d: not open (never opened, or already closed)", id))
+}
+
 // Lookup returns the open handle for id.
 func Lookup(id int64) (*Handle, error) {
 	h := registry.get(id)
 	if h == nil {
-		return nil, errorf(EHandle, fmt.Sprintf("invalid handle %d: not open (never opened, or already closed)", id))
+		return nil, errNotOpen(id)
 	}
 	return h, nil
 }
 
-// MaxRequestBytes is the handle's request size limit.
-func (h *Handle) MaxRequestBytes() int { return h.opts.MaxRequestBytes }
+// CheckRequestSize refuses a request over the handle's max_request_bytes.
+// The C ABI calls it before it views C memory as a Go slice (a size_t may
+// not even fit one); Query calls it for Go callers.
+func (h *Handle) CheckRequestSize(n uint64) error {
+	if n > uint64(h.opts.MaxRequestBytes) {
+		return errorf(ETooLarge, fmt.Sprintf("request of %d bytes exceeds max_request_bytes=%d", n, h.opts.MaxRequestBytes))
+	}
+	return nil
+}
 
 // database returns the pool for a db name, validating the name on first use.
 func (h *Handle) database(name []byte) (*database, error) {
@@ -123,8 +134,8 @@ func (h *Handle) Query(req []byte) (Response, error) {
 	if h.closed {
 		return Response{}, errorf(EHandle, "handle is closed")
 	}
-	if len(req) > h.opts.MaxRequestBytes {
-		return Response{}, errorf(ETooLarge, fmt.Sprintf("request of %d bytes exceeds max_request_bytes=%d", len(req), h.opts.MaxRequestBytes))
+	if err := h.CheckRequestSize(uint64(len(req))); err != nil {
+		return Response{}, err
 	}
 	sc := getScratch()
 	if err := h.run(sc, req); err != nil {

@@ -46,7 +46,6 @@ package sqlite
 import "C"
 
 import (
-	"errors"
 	"runtime"
 	"unsafe"
 )
@@ -189,9 +188,6 @@ func (c *Conn) LastInsertRowID() int64 { return int64(C.sqlite3_last_insert_rowi
 
 // InTransaction reports whether an explicit transaction is open.
 func (c *Conn) InTransaction() bool { return C.sqlite3_get_autocommit(c.db) == 0 }
-
-// ErrStepFailed marks an error already described by the connection message.
-var ErrStepFailed = errors.New("sqlite step failed")
 
 // BindNull, BindInt64, BindFloat, BindText and BindBlob bind parameter i (1-based).
 // Text and blobs are copied by SQLite (SQLITE_TRANSIENT), so they may point
