@@ -6,5 +6,14 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/deps.sh"
-"$root/scripts/build.sh" "$root/build" >/dev/null
+# The build's own output only matters when it fails: keep the stress
+# report clean, but never hide why a build broke.
+log=$(mktemp)
+if ! "$root/scripts/build.sh" "$root/build" >"$log" 2>&1; then
+  cat "$log" >&2
+  rm -f "$log"
+  echo "stress: build failed" >&2
+  exit 2
+fi
+rm -f "$log"
 exec "$root/build/out/dalstress" "$@"
