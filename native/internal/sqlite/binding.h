@@ -8,10 +8,18 @@
 
 static inline int dal_sqlite_open(const char *path, int flags, int busy_ms, sqlite3 **out) {
 	int rc = sqlite3_open_v2(path, out, flags, NULL);
-	if (rc == SQLITE_OK) {
-		sqlite3_extended_result_codes(*out, 0);
-		sqlite3_busy_timeout(*out, busy_ms);
-	}
+	if (rc != SQLITE_OK) return rc;
+	sqlite3_extended_result_codes(*out, 0);
+	sqlite3_busy_timeout(*out, busy_ms);
+	/* Every quoted identifier the builder emits must be a name or an error.
+	** With the double-quoted-string fallback on (the legacy default), an
+	** unknown "column" silently becomes the string 'column': a Delete whose
+	** filter named a misspelt column matched, and removed, every row.
+	** Refuse to open a connection on which the fallback cannot be turned off. */
+	int dml = 1, ddl = 1;
+	if (sqlite3_db_config(*out, SQLITE_DBCONFIG_DQS_DML, 0, &dml) != SQLITE_OK ||
+	    sqlite3_db_config(*out, SQLITE_DBCONFIG_DQS_DDL, 0, &ddl) != SQLITE_OK || dml != 0 || ddl != 0)
+		return SQLITE_MISUSE;
 	return rc;
 }
 

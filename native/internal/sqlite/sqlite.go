@@ -114,7 +114,10 @@ func Open(path string, flags int, busyTimeoutMs int) (*Conn, error) {
 	rc := C.dal_sqlite_open((*C.char)(unsafe.Pointer(&p[0])), C.int(flags), C.int(busyTimeoutMs), &db)
 	if rc != C.SQLITE_OK {
 		var msg string
-		if db != nil {
+		if db != nil && rc == C.SQLITE_MISUSE {
+			msg = "cannot turn off SQLite's double-quoted string literals (SQLITE_DBCONFIG_DQS_DML/DDL)"
+			C.sqlite3_close_v2(db)
+		} else if db != nil {
 			msg = C.GoString(C.sqlite3_errmsg(db))
 			C.sqlite3_close_v2(db)
 		} else {
