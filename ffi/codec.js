@@ -1,0 +1,264 @@
+// ffi/codec.js -- MessagePack for the FFI paths (Bun, Deno, koffi): requests
+// encoded with msgpackr to exactly the bytes the Node addon's C++ encoder
+// (msgpack-c, dal-shim/src/codec.cpp) produces, responses decoded into the
+// shapes the addon returns.
+//
+// Why not plain msgpackr: it writes integers beyond 32 bits as float64 and
+// every BigInt as 9 bytes, where msgpack-c writes every integer in its
+// smallest form (non-negative values as uint*, negative as int*).  The one
+// validation walk below refuses what the addon refuses and notices such
+// "wide" integers; only then is the request re-packed through a normalised
+// copy (see normalise() and promoteUint64()).  The common request has no wide
+// integer and is packed straight from the caller's objects.
+//
+// Refused with a TypeError naming the path (e.g. "Find.args[0].b.$gt"), like
+// the addon: functions, symbols, undefined inside arrays, cycles, nesting
+// deeper than MAX_DEPTH, non-finite numbers, BigInts outside int64/uint64 and
+// objects that are neither plain objects, arrays nor Uint8Array.  An object
+// property whose value is undefined is skipped, as JSON.stringify does.
+import { Packr, Unpackr, RESET_BUFFER_MODE } from 'msgpackr';
+
+// Deepest nesting of containers accepted inside one command's args (the
+// DAL's own limit for a whole request is 64 levels, docs/protocol.md).
+export const MAX_DEPTH = 64;
+
+const INT64_MIN = -(2n ** 63n);
+const UINT64_MAX = 2n ** 64n - 1n;
+
+// Exactly msgpack-c's output for everything the walk accepts:
+//   useRecords false    -> plain maps, fixint up to 127 (msgpackr's record
+//                          extension is off, so 0x40..0x7f are integers);
+//   variableMapSize     -> smallest map header (fixmap/map16/map32);
+//   skipValues          -> undefined properties are not written;
+//   useToJSON false     -> an object is never replaced by its toJSON();
+//   copyBuffers         -> a decoded bin never aliases the reused response
+//                          buffer (it is overwritten by the next query).
+//   int64AsType 'auto'  -> int64/uint64 beyond 2^53 decode to BigInt.
+const packr = new Packr({
+  useRecords: false,
+  variableMapSize: true,
+  skipValues: [undefined],
+  useToJSON: false,
+  useFloat32: 0,
+  encodeUndefinedAsNil: false,
+});
+const unpackr = new Unpackr({
+  useRecords: false,
+  mapsAsObjects: true,
+  int64AsType: 'auto',
+  copyBuffers: true,
+});
+
+// ---------------------------------------------------------------- validation
+
+const WIDE = 1; // the walk found an integer msgpackr would not write like msgpack-c
+
+function isNarrowInt(n) {
+  return n >= -0x80000000 && n <= 0xffffffff;
+}
+
+function describe(v) {
+  if (v === null) return 'null';
+  if (typeof v !== 'object') return typeof v;
+  const c = Object.getPrototypeOf(v)?.constructor;
+  return c && c.name ? c.name : 'object';
+}
+
+// One ancestor stack reused by every call (the walk is synchronous): a
+// container seen again among its own ancestors is a cycle; a value shared by
+// two branches is not.
+const ancestors = [];
+
+function walk(v, path, depth) {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return 0;
+    case 'number':
+      if (!Number.isFinite(v)) throw new TypeError(`${path}: non-finite number ${v} cannot be encoded`);
+      return Number.isSafeInteger(v) && !isNarrowInt(v) ? WIDE : 0;
+    case 'bigint':
+      if (v < INT64_MIN || v > UINT64_MAX) throw new TypeError(`${path}: BigInt ${v} is outside int64/uint64`);
+      return WIDE;
+    case 'undefined':
+      throw new TypeError(`${path}: undefined cannot be encoded (inside an array)`);
+    case 'function':
+    case 'symbol':
+      throw new TypeError(`${path}: a ${typeof v} cannot be encoded`);
+    default:
+      break;
+  }
+  if (v === null || v instanceof Uint8Array) return 0;
+  const isArray = Array.isArray(v);
+  if (!isArray) {
+    const proto = Object.getPrototypeOf(v);
+    if (proto !== Object.prototype && proto !== null) {
+      throw new TypeError(`${path}: ${describe(v)} cannot be encoded (plain objects, arrays and Uint8Array only)`);
+    }
+  }
+  if (depth >= MAX_DEPTH) throw new TypeError(`${path}: nesting deeper than ${MAX_DEPTH} levels`);
+  if (ancestors.includes(v)) throw new TypeError(`${path}: cycle (the value contains itself)`);
+  ancestors.push(v);
+  let flags = 0;
+  try {
+    if (isArray) {
+      for (let i = 0; i < v.length; i++) flags |= walk(v[i], `${path}[${i}]`, depth + 1);
+    } else {
+      for (const k of Object.keys(v)) {
+        const x = v[k];
+        if (x !== undefined) flags |= walk(x, `${path}.${k}`, depth + 1);
+      }
+    }
+  } finally {
+    ancestors.pop();
+  }
+  return flags;
+}
+
+// Validate a commands array ([{method, args}]) the way the addon does;
+// returns WIDE if any value needs normalise().
+function checkCommands(commands) {
+  if (!Array.isArray(commands)) throw new TypeError(`commands: expected an array, got ${describe(commands)}`);
+  let flags = 0;
+  for (let i = 0; i < commands.length; i++) {
+    const c = commands[i];
+    if (c === null || typeof c !== 'object' || typeof c.method !== 'string' || !Array.isArray(c.args)) {
+      throw new TypeError(`commands[${i}]: expected {method: string, args: array}`);
+    }
+    flags |= walk(c.args, `${c.method}.args`, 0);
+  }
+  return flags;
+}
+
+// ---------------------------------------------------------- wide integers
+
+// A copy in which every integer is a value msgpackr writes in msgpack-c's
+// form: BigInts inside 32 bits become numbers; safe integers outside 32 bits
+// become BigInts (msgpackr: int64 0xd3, or uint64 0xcf at 2^63 and above).
+function normalise(v) {
+  if (typeof v === 'bigint') return v >= -0x80000000n && v <= 0xffffffffn ? Number(v) : v;
+  if (typeof v === 'number') return Number.isSafeInteger(v) && !isNarrowInt(v) ? BigInt(v) : v;
+  if (v === null || typeof v !== 'object' || v instanceof Uint8Array) return v;
+  if (Array.isArray(v)) return v.map(normalise);
+  const out = {};
+  for (const k of Object.keys(v)) if (v[k] !== undefined) out[k] = normalise(v[k]);
+  return out;
+}
+
+// msgpack-c writes a non-negative integer as uint, msgpackr writes a BigInt
+// below 2^63 as int64 (0xd3).  After normalise(), the only 0xd3 values with a
+// non-negative payload are such BigInts; their 8 payload bytes are the same
+// as a uint64's, so only the type byte changes.  Walks the MessagePack
+// structure so that string and bin payloads are never touched.
+function promoteUint64(b) {
+  let p = 0;
+  const u16 = () => (b[p] << 8) | b[p + 1];
+  const u32 = () => ((b[p] << 24) >>> 0) + (b[p + 1] << 16) + (b[p + 2] << 8) + b[p + 3];
+  let pending = 1; // values still to visit
+  while (pending > 0) {
+    pending--;
+    const t = b[p++];
+    if (t <= 0x7f || t >= 0xe0 || t === 0xc0 || t === 0xc2 || t === 0xc3) continue;
+    if (t >= 0x80 && t <= 0x8f) { pending += 2 * (t & 0x0f); continue; }
+    if (t >= 0x90 && t <= 0x9f) { pending += t & 0x0f; continue; }
+    if (t >= 0xa0 && t <= 0xbf) { p += t & 0x1f; continue; }
+    switch (t) {
+      case 0xc4: case 0xd9: p += 1 + b[p]; break;
+      case 0xc5: case 0xda: p += 2 + u16(); break;
+      case 0xc6: case 0xdb: p += 4 + u32(); break;
+      case 0xcc: case 0xd0: p += 1; break;
+      case 0xcd: case 0xd1: p += 2; break;
+      case 0xce: case 0xd2: case 0xca: p += 4; break;
+      case 0xcf: case 0xcb: p += 8; break;
+      case 0xd3:
+        if (b[p] < 0x80) b[p - 1] = 0xcf;
+        p += 8;
+        break;
+      case 0xdc: pending += u16(); p += 2; break;
+      case 0xdd: pending += u32(); p += 4; break;
+      case 0xde: pending += 2 * u16(); p += 2; break;
+      case 0xdf: pending += 2 * u32(); p += 4; break;
+      default: throw new Error(`codec: unexpected MessagePack type 0x${t.toString(16)} in an encoded request`);
+    }
+  }
+}
+
+// ------------------------------------------------------------------ requests
+
+// Encode a request {id, db, commands} (the shape of Query#request(id)).
+// The result is a view of msgpackr's reused buffer: valid until the next
+// encodeRequest call, which is all a synchronous FFI call needs.  Pass
+// keep=true for bytes that must outlive that (tests, queryRaw callers).
+export function encodeRequest(request, keep = false) {
+  if (request === null || typeof request !== 'object') throw new TypeError('request: expected {id, db, commands}');
+  const { id, db } = request;
+  if (!Number.isSafeInteger(id) || id < 0) {
+    if (typeof id !== 'bigint' || id < 0n || id > 2n ** 63n - 1n) {
+      throw new TypeError(`id: expected an integer 0 .. 2^63-1, got ${describe(id)} ${String(id)}`);
+    }
+  }
+  if (typeof db !== 'string') throw new TypeError(`db: expected a string, got ${describe(db)}`);
+  let flags = checkCommands(request.commands);
+  if (typeof id === 'bigint' || !isNarrowInt(id)) flags |= WIDE;
+  let bytes;
+  if (flags & WIDE) {
+    bytes = packr.pack({ id: normalise(id), db, commands: normalise(request.commands) }, keep ? 0 : RESET_BUFFER_MODE);
+    promoteUint64(bytes);
+  } else {
+    // Key order id, db, commands as the addon writes them, whatever the caller's.
+    bytes = packr.pack({ id, db, commands: request.commands }, keep ? 0 : RESET_BUFFER_MODE);
+  }
+  return keep ? new Uint8Array(bytes) : bytes;
+}
+
+// ----------------------------------------------------------------- responses
+
+// Thrown for a response that breaks docs/protocol.md and for SQL errors; the
+// session supplies makeError(errno, message, requestId) so that error names
+// come from the library (dalshim_code_name), never from a table here.
+export const E_SQL = -25;      // DALSHIM_E_SQL: SQLite error in the response's "e"
+export const E_RESPONSE = -26; // DALSHIM_E_RESPONSE: not a valid protocol response
+
+// Decode the response in bytes[0..length) into what the addon returns:
+// rows -> array of plain objects keyed by column, exec -> {rowsAffected,
+// lastInsertId}; "e" -> makeError(E_SQL, e, id) thrown.
+export function decodeResponse(bytes, length, makeError) {
+  let m;
+  try {
+    m = unpackr.unpack(bytes, { start: 0, end: length });
+  } catch (err) {
+    throw makeError(E_RESPONSE, `invalid DAL response: malformed MessagePack: ${err.message}`, undefined);
+  }
+  if (m === null || typeof m !== 'object' || Array.isArray(m)) {
+    throw makeError(E_RESPONSE, 'invalid DAL response: not a map', undefined);
+  }
+  const id = m.i;
+  if (m.c !== undefined) {
+    const c = m.c;
+    const r = m.r;
+    if (!Array.isArray(c) || !Array.isArray(r) || m.ra !== undefined || m.li !== undefined || m.e !== undefined) {
+      throw makeError(E_RESPONSE, 'invalid DAL response: rows response needs exactly i, c, r', id);
+    }
+    const rows = new Array(r.length);
+    const nc = c.length;
+    for (let k = 0; k < r.length; k++) {
+      const vals = r[k];
+      if (!Array.isArray(vals) || vals.length !== nc) {
+        throw makeError(E_RESPONSE, `invalid DAL response: row ${k} has ${vals?.length} values for ${nc} columns`, id);
+      }
+      const row = {};
+      for (let j = 0; j < nc; j++) row[c[j]] = vals[j];
+      rows[k] = row;
+    }
+    return rows;
+  }
+  if (typeof m.e === 'string') throw makeError(E_SQL, m.e, id);
+  const ra = m.ra;
+  const li = m.li;
+  const isInt = (x) => Number.isInteger(x) || typeof x === 'bigint';
+  if (!isInt(ra) || !isInt(li)) {
+    throw makeError(E_RESPONSE, 'invalid DAL response: exec response needs integer ra and li', id);
+  }
+  // Numbers, or BigInt beyond 2^53 (int64AsType 'auto'), as the addon documents.
+  return { rowsAffected: ra, lastInsertId: li };
+}
