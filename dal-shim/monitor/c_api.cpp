@@ -12,10 +12,10 @@
 #include <string>
 
 #include "../include/dalmonitor.h"
-#include "monitor.h"
-#include "process_probe.h"
-#include "run_params.h"
-#include "run_registry.h"
+#include "monitor.hpp"
+#include "process_probe.hpp"
+#include "run_params.hpp"
+#include "run_registry.hpp"
 
 using dalmon::Monitor;
 using dalmon::RunRegistry;

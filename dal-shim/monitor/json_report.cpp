@@ -1,8 +1,8 @@
-#include "json_report.h"
+#include "json_report.hpp"
 
 #include <unistd.h>
 
-#include "json_writer.h"
+#include "json_writer.hpp"
 
 namespace dalmon {
 

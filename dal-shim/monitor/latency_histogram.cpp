@@ -1,4 +1,4 @@
-#include "latency_histogram.h"
+#include "latency_histogram.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "leak_detector.h"
+#include "leak_detector.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "metric_series.h"
+#include "metric_series.hpp"
 
 #include <algorithm>
 

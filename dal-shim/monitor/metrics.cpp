@@ -1,4 +1,4 @@
-#include "metrics.h"
+#include "metrics.hpp"
 
 namespace dalmon {
 

@@ -1,7 +1,7 @@
-#include "monitor.h"
+#include "monitor.hpp"
 
-#include "json_report.h"
-#include "text_report.h"
+#include "json_report.hpp"
+#include "text_report.hpp"
 
 namespace dalmon {
 

@@ -1,4 +1,4 @@
-#include "native_stats_source.h"
+#include "native_stats_source.hpp"
 
 #include <atomic>
 

@@ -1,4 +1,4 @@
-#include "process_probe.h"
+#include "process_probe.hpp"
 
 #include <malloc.h>
 #include <sys/resource.h>

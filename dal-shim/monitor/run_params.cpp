@@ -1,4 +1,4 @@
-#include "run_params.h"
+#include "run_params.hpp"
 
 #include <algorithm>
 #include <cerrno>

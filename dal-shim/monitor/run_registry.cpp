@@ -1,4 +1,4 @@
-#include "run_registry.h"
+#include "run_registry.hpp"
 
 #include <mutex>
 

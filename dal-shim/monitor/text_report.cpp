@@ -1,4 +1,4 @@
-#include "text_report.h"
+#include "text_report.hpp"
 
 #include <cmath>
 #include <cstdio>

@@ -12,7 +12,7 @@
 #include <cstdint>
 
 #include "dalshim.h"
-#include "native_stats_source.h"
+#include "native_stats_source.hpp"
 
 namespace dalshim {
 namespace {

@@ -25,7 +25,7 @@
 #include "../../tests/common/temp_dir.h"
 #include "dalmonitor.h"
 #include "dalshim.h"
-#include "native_stats_source.h"
+#include "native_stats_source.hpp"
 #include "options.hpp"
 #include "progress.hpp"
 #include "worker.hpp"

@@ -1,4 +1,4 @@
-// run_registry.h -- run ids for the C ABI.
+// run_registry.hpp -- run ids for the C ABI.
 //
 // FFI callers get integer ids, never pointers (a stale pointer from JS would
 // be a crash; a stale id is DALMON_E_RUN).  Runs are held by shared_ptr so a
@@ -12,7 +12,7 @@
 #include <shared_mutex>
 #include <unordered_map>
 
-#include "monitor.h"
+#include "monitor.hpp"
 
 namespace dalmon {
 

@@ -1,4 +1,4 @@
-// fakes.h -- a scripted process for driving the whole Monitor pipeline.
+// fakes.hpp -- a scripted process for driving the whole Monitor pipeline.
 #pragma once
 
 #include <cmath>
@@ -6,10 +6,10 @@
 #include <memory>
 #include <optional>
 
-#include "metrics.h"
-#include "monitor.h"
-#include "native_stats_source.h"
-#include "process_probe.h"
+#include "metrics.hpp"
+#include "monitor.hpp"
+#include "native_stats_source.hpp"
+#include "process_probe.hpp"
 
 namespace fakes {
 

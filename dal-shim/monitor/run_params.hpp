@@ -1,4 +1,4 @@
-// run_params.h -- what a run is started with, and its parser.
+// run_params.hpp -- what a run is started with, and its parser.
 #pragma once
 
 #include <array>
@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "metrics.h"
+#include "metrics.hpp"
 
 namespace dalmon {
 

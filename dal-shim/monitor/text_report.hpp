@@ -1,4 +1,4 @@
-// text_report.h -- the human-readable report every driver prints.
+// text_report.hpp -- the human-readable report every driver prints.
 //
 // Keeps the seed study's blocks (START, ITERATION N, AVERAGE, END, "Data
 // transferred", "Time to end") so old and new runs read side by side, and
@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "metrics.h"
-#include "run_params.h"
-#include "run_result.h"
+#include "metrics.hpp"
+#include "run_params.hpp"
+#include "run_result.hpp"
 
 namespace dalmon {
 

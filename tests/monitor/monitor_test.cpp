@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "fakes.h"
+#include "fakes.hpp"
 
 using dalmon::Layer;
 

@@ -1,7 +1,7 @@
 // The leak rule on synthetic series with known answers, for every layer.
 #include <gtest/gtest.h>
 
-#include "synthetic.h"
+#include "synthetic.hpp"
 
 using dalmon::Layer;
 using dalmon::VerdictStatus;

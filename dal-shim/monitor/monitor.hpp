@@ -1,4 +1,4 @@
-// monitor.h -- one stress run: samples, latencies, counts, and the verdict.
+// monitor.hpp -- one stress run: samples, latencies, counts, and the verdict.
 //
 // The one implementation of measurement for every driver (native C++, Node
 // addon, Bun/Deno/koffi through the C ABI), so that all of them print and
@@ -19,14 +19,14 @@
 #include <string>
 #include <vector>
 
-#include "latency_histogram.h"
-#include "leak_detector.h"
-#include "metric_series.h"
-#include "metrics.h"
-#include "native_stats_source.h"
-#include "process_probe.h"
-#include "run_params.h"
-#include "run_result.h"
+#include "latency_histogram.hpp"
+#include "leak_detector.hpp"
+#include "metric_series.hpp"
+#include "metrics.hpp"
+#include "native_stats_source.hpp"
+#include "process_probe.hpp"
+#include "run_params.hpp"
+#include "run_result.hpp"
 
 namespace dalmon {
 

@@ -1,10 +1,10 @@
 // Text and JSON reports: blocks, figures, schema, escaping.
 #include <gtest/gtest.h>
 
-#include "fakes.h"
-#include "json_writer.h"
-#include "mini_json.h"
-#include "text_report.h"
+#include "fakes.hpp"
+#include "json_writer.hpp"
+#include "mini_json.hpp"
+#include "text_report.hpp"
 
 namespace {
 

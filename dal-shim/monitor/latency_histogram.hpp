@@ -1,4 +1,4 @@
-// latency_histogram.h -- lock-free log-linear latency histogram (HDR style).
+// latency_histogram.hpp -- lock-free log-linear latency histogram (HDR style).
 //
 // Why a histogram and not a reservoir: 100M latencies cannot be kept, and a
 // reservoir loses the tail (p99 of 100M from 10k samples is noisy).  A

@@ -1,4 +1,4 @@
-// metric_series.h -- one metric over a run, and its summary numbers.
+// metric_series.hpp -- one metric over a run, and its summary numbers.
 //
 // Kept apart from the Monitor so that synthetic series (unit tests) and real
 // runs go through exactly the same arithmetic.

@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "latency_histogram.h"
+#include "latency_histogram.hpp"
 
 using dalmon::LatencyHistogram;
 

@@ -1,4 +1,4 @@
-// json_report.h -- the machine-readable report (schema: docs/report-schema.md).
+// json_report.hpp -- the machine-readable report (schema: docs/report-schema.md).
 #pragma once
 
 #include "dalmonitor.h"
@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "metrics.h"
-#include "run_params.h"
-#include "run_result.h"
+#include "metrics.hpp"
+#include "run_params.hpp"
+#include "run_result.hpp"
 
 namespace dalmon {
 

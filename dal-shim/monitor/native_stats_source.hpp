@@ -1,4 +1,4 @@
-// native_stats_source.h -- where the monitor gets native-side figures.
+// native_stats_source.hpp -- where the monitor gets native-side figures.
 //
 // The monitor must not depend on libdal.so or on the shim: it is linked into
 // the shim, into tests with fakes, and could be linked into a driver that

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "dalmonitor.h"
-#include "mini_json.h"
+#include "mini_json.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// process_probe.h -- figures the monitor reads about its own process.
+// process_probe.hpp -- figures the monitor reads about its own process.
 #pragma once
 
 #include <cstdint>

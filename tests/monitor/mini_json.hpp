@@ -1,4 +1,4 @@
-// mini_json.h -- a small strict JSON parser for the report tests only.
+// mini_json.hpp -- a small strict JSON parser for the report tests only.
 //
 // The monitor writes JSON by hand; the tests must not trust the same hands,
 // so this parser is independent and rejects anything RFC 8259 does not allow

@@ -1,4 +1,4 @@
-// run_result.h -- plain data a run produces, shared by Monitor and reports.
+// run_result.hpp -- plain data a run produces, shared by Monitor and reports.
 #pragma once
 
 #include <array>
@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "latency_histogram.h"
-#include "leak_detector.h"
-#include "metric_series.h"
-#include "metrics.h"
+#include "latency_histogram.hpp"
+#include "leak_detector.hpp"
+#include "metric_series.hpp"
+#include "metrics.hpp"
 
 namespace dalmon {
 

@@ -1,4 +1,4 @@
-// json_writer.h -- a minimal streaming JSON writer.
+// json_writer.hpp -- a minimal streaming JSON writer.
 //
 // Hand-written rather than a dependency: the monitor is whole-archived into
 // libdalshim.so, loaded into every JS runtime, and must not drag a library

@@ -1,12 +1,12 @@
-// leak_detector.h -- the one leak rule (docs/leak-verdict.md).
+// leak_detector.hpp -- the one leak rule (docs/leak-verdict.md).
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "metric_series.h"
-#include "metrics.h"
-#include "run_params.h"
+#include "metric_series.hpp"
+#include "metrics.hpp"
+#include "run_params.hpp"
 
 namespace dalmon {
 

@@ -1,13 +1,13 @@
-// synthetic.h -- series with known answers for the leak-rule tests.
+// synthetic.hpp -- series with known answers for the leak-rule tests.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 #include <functional>
 
-#include "leak_detector.h"
-#include "metric_series.h"
-#include "run_params.h"
+#include "leak_detector.hpp"
+#include "metric_series.hpp"
+#include "run_params.hpp"
 
 namespace synth {
 

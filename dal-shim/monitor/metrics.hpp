@@ -1,4 +1,4 @@
-// metrics.h -- the fixed vocabulary of metrics, layers and samples.
+// metrics.hpp -- the fixed vocabulary of metrics, layers and samples.
 //
 // Names here appear verbatim in the text and JSON reports of every driver,
 // so they are defined once, in one table, and never spelled elsewhere.
