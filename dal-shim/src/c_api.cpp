@@ -98,10 +98,10 @@ DALSHIM_API int64_t dalshim_open(const char* data_dir, const char* options) {
     Library* lib = *r;
     // The shim's own planted leak (plant_leak=shim_malloc) is taken out of
     // the options; everything else goes to dal_open as given.
-    detail::PlantRequest plant = detail::split_plant_options(options);
-    if (plant.shim_bytes < 0)
-      return detail::fail(DAL_E_OPTIONS, "option plant_leak_bytes: expected an integer from 0 to 1048576").code();
-    int64_t h = lib->open(data_dir, options == nullptr ? nullptr : plant.dal_options.c_str());
+    detail::PlantRequest plant;
+    std::string why;
+    if (!detail::split_plant_options(options, plant, why)) return detail::fail(DAL_E_OPTIONS, std::move(why)).code();
+    int64_t h = lib->open(data_dir, plant.forward_null ? nullptr : plant.dal_options.c_str());
     if (h <= 0) return detail::dal_fail(lib, h).code();
     detail::handle_opened(h);
     if (plant.shim_bytes > 0) detail::plant_register(h, plant.shim_bytes);

@@ -1,10 +1,14 @@
 #include "planted_leak.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
+
+#include "kv_options.hpp"
+#include "numbers.hpp"
 
 namespace dalshim::detail {
 
@@ -27,57 +31,44 @@ std::mutex g_mu;
 std::unordered_map<int64_t, Plant> g_bytes_by_handle;
 std::atomic<int64_t> g_planted{0};
 
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
-
 }  // namespace
 
-PlantRequest split_plant_options(const char* options) {
+bool split_plant_options(const char* options, PlantRequest& out, std::string& error) {
   PlantRequest r;
-  if (options == nullptr) return r;
-  // Same grammar as dal_open: key=value pairs separated by ';' or ','.
-  std::string part, bytes_value;
-  bool shim_layer = false;
-  std::vector<std::string> parts;
-  for (char c : std::string(options)) {
-    if (c == ';' || c == ',') {
-      parts.push_back(part);
-      part.clear();
-    } else {
-      part += c;
-    }
+  if (options == nullptr) {
+    r.forward_null = true;
+    out = std::move(r);
+    return true;
   }
-  parts.push_back(part);
-  std::vector<std::string> forwarded;
-  for (const auto& p : parts) {
-    const auto eq = p.find('=');
-    const std::string key = trim(p.substr(0, eq));
-    const std::string value = eq == std::string::npos ? "" : trim(p.substr(eq + 1));
-    if (key == "plant_leak" && value == "shim_malloc") {
-      shim_layer = true;
-      continue;
-    }
-    if (key == "plant_leak_bytes") {
-      bytes_value = value;  // forwarded below unless the layer is the shim's
-      continue;
-    }
-    if (!trim(p).empty()) forwarded.push_back(p);
+  std::vector<dalkit::KvPair> pairs;
+  if (!dalkit::parse_kv_options(options, pairs, error)) return false;
+  auto find = [&](std::string_view key) {
+    return std::find_if(pairs.begin(), pairs.end(), [&](const dalkit::KvPair& p) { return p.key == key; });
+  };
+  const auto layer = find("plant_leak");
+  if (layer == pairs.end() || layer->value != "shim_malloc") {
+    r.dal_options = options;  // nothing for the shim: the DAL judges it all
+    out = std::move(r);
+    return true;
   }
-  if (shim_layer) {
-    // The DAL rejects out-of-range values itself; the shim applies the same
-    // default (16) and bound (1 MiB) as dal.h documents.
-    char* end = nullptr;
-    long long n = bytes_value.empty() ? 16 : std::strtoll(bytes_value.c_str(), &end, 10);
-    if (!bytes_value.empty() && (*end != '\0' || n < 0 || n > (1 << 20))) n = -1;
-    r.shim_bytes = n;
-  } else if (!bytes_value.empty()) {
-    forwarded.push_back("plant_leak_bytes=" + bytes_value);
+  // The same rule as the DAL's layers: plant_leak_bytes absent or 0 means
+  // the default, a plain decimal integer in 0..kPlantMaxBytes otherwise.
+  int64_t bytes = kPlantDefaultBytes;
+  if (const auto b = find("plant_leak_bytes"); b != pairs.end()) {
+    const auto n = dalkit::parse_int(b->value, dalkit::IntSyntax::Plain);
+    if (!n || *n < 0 || *n > kPlantMaxBytes) {
+      error = "option plant_leak_bytes=\"" + b->value + "\": expected an integer from 0 to " +
+              std::to_string(kPlantMaxBytes);
+      return false;
+    }
+    if (*n > 0) bytes = *n;
+    pairs.erase(b);
   }
-  for (size_t i = 0; i < forwarded.size(); ++i) r.dal_options += (i ? ";" : "") + forwarded[i];
-  return r;
+  pairs.erase(find("plant_leak"));
+  r.shim_bytes = bytes;
+  r.dal_options = dalkit::format_kv_options(pairs);
+  out = std::move(r);
+  return true;
 }
 
 void plant_register(int64_t handle, int64_t bytes) {

@@ -14,14 +14,25 @@
 
 namespace dalshim::detail {
 
+// Default and bound of plant_leak_bytes, the DAL's (engine/options.go).
+constexpr int64_t kPlantDefaultBytes = 16;
+constexpr int64_t kPlantMaxBytes = 1 << 20;
+
 struct PlantRequest {
-  std::string dal_options;  // the options to forward to dal_open
-  int64_t shim_bytes = 0;   // > 0: plant N bytes per query in the shim
+  // What to pass to dal_open: the caller's string unchanged when it holds
+  // no shim plant (so the DAL sees exactly what the caller wrote), else the
+  // remaining pairs.  forward_null: pass NULL (the caller passed NULL).
+  std::string dal_options;
+  bool forward_null = false;
+  int64_t shim_bytes = 0;  // > 0: plant N bytes per query in the shim
 };
 
-// Splits the shim's plant option out of options (NULL = none). Other
-// options, including the DAL's own plant layers, are forwarded untouched.
-PlantRequest split_plant_options(const char* options);
+// Splits the shim's plant option out of options (NULL = none), parsed with
+// the kit's one k=v parser (common/kv_options.hpp), which has the DAL's
+// grammar.  Other options, including the DAL's own plant layers, are
+// forwarded untouched.  Returns false with a message for DAL_E_OPTIONS if
+// the string is malformed or plant_leak_bytes is out of range.
+bool split_plant_options(const char* options, PlantRequest& out, std::string& error);
 
 void plant_register(int64_t handle, int64_t bytes);
 void plant_forget(int64_t handle);
