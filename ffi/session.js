@@ -1,0 +1,259 @@
+// ffi/session.js -- the Database of the JS API (the same as lib/database.js's
+// over the addon) on top of any raw binding of libdalshim.so: ffi/bun.js,
+// ffi/deno.js or ffi/koffi.js.  The builder is lib/builder.js, the error
+// class lib/errors.js; only the transport differs from the addon.
+//
+// Ownership (dalshim.h):
+//   - Builder queries and queryInto() use mode (b), dalshim_query_into, with
+//     ONE response buffer per thread (per module instance: a worker has its
+//     own), reused by every query: no allocation and no finalizer per query.
+//     A response larger than it stays pending in the shim and is fetched
+//     with dalshim_take_pending; the request is never sent twice.
+//   - queryRaw() uses mode (a): dalshim_query, dalshim_buffer_size, a copy
+//     into JS memory, then dalshim_free -- exactly once, in a finally.
+//   - The data directory, options and library path reach C as
+//     NUL-terminated buffers (cString).
+import { DEFAULT_DB, Query } from '../lib/builder.js';
+import { DalError } from '../lib/errors.js';
+import { cString } from './abi.js';
+import { encodeRequest, decodeResponse, E_RESPONSE } from './codec.js';
+
+// The reused response buffer starts at 64 KiB and grows (to a power of two)
+// for a larger response up to 4 MiB; beyond that a response gets a buffer of
+// its own, so one huge answer does not pin its size for the thread's life.
+const INITIAL_CAPACITY = 64 * 1024;
+const MAX_REUSED_CAPACITY = 4 * 1024 * 1024;
+let scratch = new Uint8Array(INITIAL_CAPACITY);
+
+// Request ids: 1, 2, ... wrapping below 2^32, so an id always encodes in at
+// most 5 bytes and never takes the codec's wide-integer path.
+const MAX_ID = 0xffffffff;
+
+// Options as the addon takes them: "k=v;k=v" or {k: v} (undefined skipped).
+function optionString(options) {
+  if (options === undefined || options === null) return '';
+  if (typeof options === 'string') return options;
+  if (typeof options !== 'object') throw new TypeError('open(): options must be a string or an object');
+  return Object.entries(options)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(';');
+}
+
+export function createSession(binding) {
+  const { raw, memory } = binding;
+  const codeName = (errno) => (raw.dalshim_code_name ? raw.dalshim_code_name(errno) : undefined);
+  const makeError = (errno, message, requestId) =>
+    new DalError(message, { code: codeName(errno), errno, requestId });
+  // The failure of the last call on this thread, as the shim recorded it.
+  const lastError = (fallbackErrno) => {
+    const errno = raw.dalshim_last_error_code() || fallbackErrno;
+    return makeError(errno, raw.dalshim_last_error() || `dalshim call failed (${errno})`);
+  };
+  const check = (n) => {
+    if (n < 0) throw lastError(Number(n));
+    return Number(n);
+  };
+
+  // Close handles of Databases collected without close() (never per query).
+  const finalizer = new FinalizationRegistry((h) => raw.dalshim_close(h));
+
+  // Response of mode (b) into the thread's buffer: its length.
+  function queryReused(h, bytes) {
+    let n = check(raw.dalshim_query_into(h, bytes, bytes.length, scratch, scratch.length));
+    if (n > scratch.length) {
+      const cap = n <= MAX_REUSED_CAPACITY ? 2 ** Math.ceil(Math.log2(n)) : n;
+      const buf = new Uint8Array(cap);
+      const m = check(raw.dalshim_take_pending(buf, buf.length));
+      if (m !== n) throw makeError(E_RESPONSE, `dalshim_take_pending returned ${m} bytes, expected ${n}`);
+      if (cap <= MAX_REUSED_CAPACITY) scratch = buf;
+      else return { buf, n };
+    }
+    return { buf: scratch, n };
+  }
+
+  // Mode (a): a JS-owned copy of the response; the native buffer is freed
+  // exactly once whatever happens in between.
+  function takeOwned(p) {
+    try {
+      const n = check(raw.dalshim_buffer_size(p));
+      return memory.copyOut(p, n);
+    } finally {
+      raw.dalshim_free(p);
+    }
+  }
+
+  class FfiSession {
+    #db;
+    constructor(db) { this.#db = db; }
+    #execute(q, want) {
+      const d = this.#db;
+      const id = d.nextId();
+      const req = encodeRequest(q.request(id));
+      const { buf, n } = queryReused(d.handle, req);
+      d.count(req.length, n);
+      return expect(decodeResponse(buf, n, makeError), want, id);
+    }
+    async #executeAsync(q, want) {
+      const d = this.#db;
+      const id = d.nextId();
+      const req = encodeRequest(q.request(id), true); // owned: it outlives this turn
+      const resp = await d.queryRawAsync(req);
+      return expect(decodeResponse(resp, resp.length, makeError), want, id);
+    }
+    all(q) { return this.#execute(q, 'rows'); }
+    allAsync(q) { return this.#executeAsync(q, 'rows'); }
+    iterate(q) { return this.all(q)[Symbol.iterator](); }
+    iterateAsync(q) {
+      const p = this.allAsync(q);
+      p.catch(() => {}); // rejected on the first next(), never unhandled before it
+      return (async function* rows() { yield* await p; })();
+    }
+    run(q) { return this.#execute(q, 'exec'); }
+    runAsync(q) { return this.#executeAsync(q, 'exec'); }
+  }
+
+  function expect(result, want, id) {
+    if ((want === 'rows') !== Array.isArray(result)) {
+      throw makeError(E_RESPONSE, `invalid DAL response: expected ${want === 'rows' ? 'rows' : 'an exec result'}`, id);
+    }
+    return result;
+  }
+
+  class Database {
+    #h;
+    #open = true;
+    #session = new FfiSession(this);
+    #dbName;
+    #id = 0;
+    #queries = 0;
+    #requestBytes = 0;
+    #responseBytes = 0;
+
+    constructor(h, dbName) {
+      this.#h = h;
+      this.#dbName = dbName;
+      finalizer.register(this, h, this);
+    }
+
+    // For FfiSession (not API): the handle, the next request id, counters.
+    get handle() { return this.#h; }
+    nextId() { this.#id = this.#id === MAX_ID ? 1 : this.#id + 1; return this.#id; }
+    count(bytesIn, bytesOut) {
+      this.#queries++;
+      this.#requestBytes += bytesIn;
+      this.#responseBytes += bytesOut;
+    }
+
+    /** Database file (inside dir) that new queries target; default "database.sqlite". */
+    get dbName() { return this.#dbName; }
+    use(name) {
+      if (typeof name !== 'string') throw new TypeError('use(name): name must be a string');
+      this.#dbName = name;
+      return this;
+    }
+
+    /** Start a query: db.In(table) or db.In(table, alias). */
+    In(...args) { return new Query(this.#session, this.#dbName).In(...args); }
+
+    /** Run Insert/Set/Delete queries as one transaction: {rowsAffected, lastInsertId}. */
+    Tx(...queries) { return Query.tx(this.#session, this.#dbName, queries).run(); }
+    TxAsync(...queries) {
+      try { return Query.tx(this.#session, this.#dbName, queries).runAsync(); } catch (e) { return Promise.reject(e); }
+    }
+
+    /** The exact request bytes a query sends (MessagePack, docs/protocol.md). */
+    encode(query, id = 0) {
+      if (!(query instanceof Query)) throw new TypeError('encode(query, id): query must be a Query');
+      return encodeRequest(query.request(id), true);
+    }
+
+    /** Raw API: request bytes -> response bytes (a new Uint8Array, JS-owned). */
+    queryRaw(bytes) {
+      const p = raw.dalshim_query(this.#h, bytes, bytes.length);
+      if (memory.isNull(p)) throw lastError();
+      const out = takeOwned(p);
+      this.count(bytes.length, out.length);
+      return out;
+    }
+
+    /**
+     * Raw API, async: dalshim_query on the runtime's thread pool (Deno
+     * nonblocking symbols, koffi's libuv pool); under Bun, whose FFI has no
+     * asynchronous call, the call runs on the JS thread in a later microtask.
+     */
+    async queryRawAsync(bytes) {
+      if (!this.#open) return this.queryRaw(bytes); // the shim names the error (DALSHIM_E_CLOSED)
+      if (!raw.dalshim_query_async) {
+        await null;
+        return this.queryRaw(bytes);
+      }
+      const p = await raw.dalshim_query_async(this.#h, bytes, bytes.length);
+      if (memory.isNull(p)) {
+        // The shim's message is thread-local to the pool thread that failed.
+        throw makeError(0, 'dalshim_query failed on a thread-pool thread (its message stays on that thread)');
+      }
+      const out = takeOwned(p);
+      this.count(bytes.length, out.length);
+      return out;
+    }
+
+    /**
+     * Raw API: the response into `target`; returns its length n.  If
+     * n > target.length nothing was written and the response waits for
+     * takePending(bigger) -- the request was executed: never resend it.
+     */
+    queryInto(bytes, target) {
+      const n = check(raw.dalshim_query_into(this.#h, bytes, bytes.length, target, target.length));
+      this.count(bytes.length, n);
+      return n;
+    }
+    async queryIntoAsync(bytes, target) {
+      // A pending response belongs to the calling thread, so this cannot run
+      // on a pool: the copy from queryRawAsync is written into target.
+      const r = await this.queryRawAsync(bytes);
+      if (r.length <= target.length) target.set(r);
+      else this.#pendingCopy = r;
+      return r.length;
+    }
+    #pendingCopy = null;
+    takePending(target) {
+      if (this.#pendingCopy !== null) {
+        const r = this.#pendingCopy;
+        if (r.length > target.length) return r.length;
+        this.#pendingCopy = null;
+        target.set(r);
+        return r.length;
+      }
+      return check(raw.dalshim_take_pending(target, target.length));
+    }
+
+    /** {queries, requestBytes, responseBytes} through this Database. */
+    stats() {
+      return { queries: this.#queries, requestBytes: this.#requestBytes, responseBytes: this.#responseBytes };
+    }
+
+    get isOpen() { return this.#open; }
+    /** Close the handle now (also done when the object is collected).  A second close() does nothing. */
+    close() {
+      if (!this.#open) return;
+      this.#open = false;
+      finalizer.unregister(this);
+      check(raw.dalshim_close(this.#h));
+    }
+  }
+
+  /**
+   * Open a data directory (it must exist); the same arguments as the addon's
+   * open(): {dir, options ("k=v;k=v" or {k: v}), db, library}.
+   */
+  function open({ dir, options, db = DEFAULT_DB, library } = {}) {
+    if (typeof dir !== 'string' || dir === '') throw new TypeError('open({dir}): dir must be a non-empty string');
+    if (typeof db !== 'string') throw new TypeError('open({db}): db must be a string');
+    if (library !== undefined) check(raw.dalshim_load(cString(library, 'open({library})')));
+    const h = check(raw.dalshim_open(cString(dir, 'open({dir})'), cString(optionString(options), 'open({options})')));
+    return new Database(h, db);
+  }
+
+  return { open, codeName, makeError, Database };
+}
