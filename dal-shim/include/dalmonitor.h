@@ -25,6 +25,7 @@
 **         every sample_every queries: yield to the event loop, force GC,
 **         dalmon_sample(run, queries_done, ...);
 **   after the last query: force GC, dalmon_sample(run, total, ...);
+**   stopped early (Ctrl-C)?  dalmon_mark_interrupted(run, "SIGINT");
 **   code = dalmon_finish(run);           -- 0 no leak, 1 leak, 2 error
 **   print dalmon_report_text(...), dalmon_write_json(run, path);
 **   dalmon_end(run);  exit(code).
@@ -38,8 +39,11 @@
 ** THREADS
 **
 ** dalmon_record_latency_ns, dalmon_record_latencies_ns and dalmon_count are
-** lock-free and may be called from any thread.  The other calls of one run
-** belong to one controlling thread (they are still safe, only serialized).
+** lock-free and may be called from any thread: the run id is looked up
+** without a lock (a few atomic operations) and the figures are added with
+** relaxed atomics.  The other calls of one run belong to one controlling
+** thread (they are still safe, only serialized).  dalmon_end waits for calls
+** on that run still running on other threads.
 */
 #ifndef DALMONITOR_H
 #define DALMONITOR_H
@@ -57,20 +61,29 @@ extern "C" {
 #define DALMON_API
 #endif
 
-/* major*1000000 + minor*1000 + patch; the major changes only with this ABI. */
-#define DALMON_VERSION_NUMBER 1000000
+/* major*1000000 + minor*1000 + patch; the major changes only with this ABI.
+** 2: DALMON_E_* moved to -101..-110 (they reused DALSHIM_E_* numbers with
+**    other meanings inside libdalshim.so); dalmon_mark_interrupted and the
+**    run parameter verbose added. */
+#define DALMON_VERSION_NUMBER 2000000
 /* The JSON report's "version" field (docs/report-schema.md). */
-#define DALMON_REPORT_SCHEMA_VERSION 1
+#define DALMON_REPORT_SCHEMA_VERSION 2
 
+/*
+** Result codes.  They live in their own range, -101 and below, so that no
+** number in libdalshim.so means two things: DALSHIM_E_* (dalshim.h) use -1..-10
+** (the DAL_E_* values of dal.h) and -20..-28.  dalshim_code_name() names them.
+*/
 #define DALMON_OK            0
-#define DALMON_E_RUN        -1  /* unknown or ended run id */
-#define DALMON_E_NULL       -2  /* a required pointer is NULL */
-#define DALMON_E_PARAMS     -3  /* dalmon_start: bad key=value string (unknown key, bad value) */
-#define DALMON_E_STATE      -4  /* wrong moment: sample after finish, report before finish */
-#define DALMON_E_RANGE      -5  /* a value out of range: negative latency/count, queries going backwards */
-#define DALMON_E_IO         -6  /* dalmon_write_json could not write the file */
-#define DALMON_E_INTERNAL   -8  /* an unexpected exception was caught; the process is intact */
-#define DALMON_E_NOMEM      -9  /* allocation failed */
+#define DALMON_E_RUN      -101  /* unknown or ended run id */
+#define DALMON_E_NULL     -102  /* a required pointer is NULL */
+#define DALMON_E_PARAMS   -103  /* dalmon_start: bad key=value string (unknown key, bad value) */
+#define DALMON_E_STATE    -104  /* wrong moment: sample after finish, report before finish */
+#define DALMON_E_RANGE    -105  /* a value out of range: negative latency/count, queries going backwards */
+#define DALMON_E_IO       -106  /* dalmon_write_json could not write the file */
+#define DALMON_E_INTERNAL -108  /* an unexpected exception was caught; the process is intact */
+#define DALMON_E_NOMEM    -109  /* allocation failed */
+#define DALMON_E_LIMIT    -110  /* dalmon_start: too many runs alive at once (64); dalmon_end some */
 
 /* Exit codes returned by dalmon_finish and written in the reports. */
 #define DALMON_EXIT_NO_LEAK 0
@@ -86,17 +99,22 @@ DALMON_API int32_t dalmon_last_error_code(void);
 
 /*
 ** Start a run.  params_kv is NULL or "key=value" pairs separated by ';' or ','
-** (docs/report-schema.md lists every key):
+** (the grammar of dal_open's options: no whitespace around keys or values,
+** no key twice; docs/report-schema.md lists every key):
 **   driver, runtime, mode   free text for the report
 **   queries=N               planned queries (fewer answered = exit code 2)
 **   sample_every=N          queries between samples (default queries/100)
 **   warmup=F                warm-up share 0..0.9 (default 0.2)
 **   threads=N               driver threads (for the report)
 **   force_gc=0|1            Go GC before each native sample (default 1)
+**   verbose=0|1             the text report also lists every sample
+**                           (START, ITERATION n, END blocks); default 0,
+**                           the series is then in the JSON report only
 **   min_samples=N           post-warm-up samples needed for a verdict (default 6)
 **   slope.<layer>=F         leak slope limit, units per query
 **   growth.<layer>=F        leak minimum growth after warm-up, units
-** Returns a run id (> 0) or DALMON_E_PARAMS / DALMON_E_NOMEM.
+** Integers accept "1e8" and "100_000_000".  Returns a run id (> 0) or
+** DALMON_E_PARAMS / DALMON_E_LIMIT / DALMON_E_NOMEM.
 */
 DALMON_API int64_t dalmon_start(const char *params_kv);
 
@@ -120,6 +138,23 @@ DALMON_API int32_t dalmon_count(int64_t run, int64_t queries, int64_t bytes_in, 
 
 /* Declare the run failed with a reason (exit code 2).  reason may be NULL. */
 DALMON_API int32_t dalmon_fail(int64_t run, const char *reason);
+
+/*
+** Declare the run interrupted: the driver stopped before all planned queries
+** were issued (Ctrl-C, SIGTERM, a time limit).  Call it after the END sample
+** and before dalmon_finish.  The exit code is then 2 (an incomplete run is
+** no proof of "no leak"), and the report says so truthfully:
+**   ERROR: interrupted (<cause>) after 450,000 of 1,000,000 planned queries
+** instead of "missing answers".  Every layer with at least min_samples
+** samples after warm-up still gets its verdict, marked "partial" (text:
+** "no leak (partial)"; JSON: layers[].partial, verdict.partial); the others
+** are "insufficient", with "a verdict needs at least M samples after
+** warm-up".  A run that merely answered fewer queries than planned without
+** this call is judged the same way but reported as "missing answers".
+** cause is NULL or a short text for the report such as "SIGINT".
+** Returns DALMON_OK, DALMON_E_RUN, or DALMON_E_STATE after dalmon_finish.
+*/
+DALMON_API int32_t dalmon_mark_interrupted(int64_t run, const char *cause);
 
 /* Freeze the run, compute the verdict, return the exit code (0, 1, 2) or a
 ** negative DALMON_E_* code.  Idempotent. */

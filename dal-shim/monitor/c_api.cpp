@@ -36,8 +36,9 @@ T fail(int32_t code, std::string msg) {
   return static_cast<T>(code);
 }
 
+// Lock-free (RunRegistry): the hot-path calls below pay two atomic adds.
 template <typename T>
-std::shared_ptr<Monitor> lookup(int64_t run, T &err) {
+RunRegistry::RunLease lookup(int64_t run, T &err) {
   auto m = RunRegistry::instance().find(run);
   if (!m) err = fail<T>(DALMON_E_RUN, "unknown run id " + std::to_string(run));
   return m;
@@ -97,7 +98,11 @@ DALMON_API int64_t dalmon_start(const char *params_kv) {
     std::string err;
     if (!dalmon::parse_run_params(params_kv ? params_kv : "", p, err))
       return fail<int64_t>(DALMON_E_PARAMS, err);
-    return RunRegistry::instance().add(std::make_shared<Monitor>(std::move(p)));
+    int64_t id = RunRegistry::instance().add(std::make_unique<Monitor>(std::move(p)));
+    if (id == 0)
+      return fail<int64_t>(DALMON_E_LIMIT, "too many runs alive (" + std::to_string(RunRegistry::kSlots) +
+                                               "): call dalmon_end for runs that are done");
+    return id;
   });
 }
 
@@ -170,6 +175,17 @@ DALMON_API int32_t dalmon_fail(int64_t run, const char *reason) {
     auto m = lookup(run, err);
     if (!m) return err;
     m->fail(reason ? reason : "");
+    return DALMON_OK;
+  });
+}
+
+DALMON_API int32_t dalmon_mark_interrupted(int64_t run, const char *cause) {
+  return guarded<int32_t>([&]() -> int32_t {
+    int32_t err = 0;
+    auto m = lookup(run, err);
+    if (!m) return err;
+    if (m->finished()) return fail<int32_t>(DALMON_E_STATE, "run already finished");
+    m->mark_interrupted(cause ? cause : "");
     return DALMON_OK;
   });
 }

@@ -17,18 +17,26 @@ void summary_object(JsonWriter &w, const SeriesSummary &s) {
     w.key("average").value(s.average);
     w.key("peak").value(s.peak);
     w.key("end").value(s.end);
-    w.key("warmup_end_queries").value(s.warmup_queries);
-    w.key("warmup_end_value").value(s.warmup_value);
-    w.key("growth_after_warmup").value(s.growth_after_warmup);
-    w.key("slope_per_mquery").value(s.slope_per_query * 1e6);
     w.key("post_warmup_samples").value(s.post_warmup_samples);
+    // No sample after warm-up: there is no growth or slope to report, and a
+    // made-up 0 would read as "flat".
+    const bool post = s.post_warmup_samples > 0;
+    auto post_value = [&](const char *k, double v) -> void {
+      w.key(k);
+      if (post) w.value(v);
+      else w.null();
+    };
+    post_value("warmup_end_queries", s.warmup_queries);
+    post_value("warmup_end_value", s.warmup_value);
+    post_value("growth_after_warmup", s.growth_after_warmup);
+    post_value("slope_per_mquery", s.slope_per_query * 1e6);
   }
   w.end_object();
 }
 }  // namespace
 
 std::string JsonReport::render(const RunParams &p, const std::vector<Sample> &samples,
-                               const Startup &startup, const RunResult &r, int64_t started_unix_ms) {
+                               const RunResult &r) {
   JsonWriter w;
   w.begin_object();
   w.key("schema").value("dalkit-stress-report");
@@ -46,12 +54,12 @@ std::string JsonReport::render(const RunParams &p, const std::vector<Sample> &sa
   w.key("force_gc").value(p.force_gc);
   w.key("min_samples").value(static_cast<int64_t>(p.min_samples));
   w.key("pid").value(static_cast<int64_t>(getpid()));
-  w.key("started_unix_ms").value(started_unix_ms);
+  w.key("started_unix_ms").value(r.started_unix_ms);
   w.end_object();
 
   w.key("startup").begin_object();
-  w.key("rss_after_load_bytes").maybe(startup.rss_after_load);
-  w.key("ns_to_first_query").maybe(startup.ns_to_first_query);
+  w.key("rss_after_load_bytes").maybe(r.startup.rss_after_load);
+  w.key("ns_to_first_query").maybe(r.startup.ns_to_first_query);
   w.end_object();
 
   const RunCounts &c = r.counts;
@@ -124,13 +132,11 @@ std::string JsonReport::render(const RunParams &p, const std::vector<Sample> &sa
     w.key("metric").value(metric_info(li.metric).name);
     w.key("unit").value(unit_name(metric_info(li.metric).unit));
     w.key("verdict").value(verdict_name(v.status));
+    w.key("partial").value(v.partial);
     w.key("slope_limit_per_mquery").value(v.threshold.slope_limit * 1e6);
     w.key("min_growth").value(v.threshold.min_growth);
+    // start, end, growth and slope are the metric's: summary[metric].
     if (v.status != VerdictStatus::NotAvailable) {
-      w.key("start").value(v.summary.start);
-      w.key("end").value(v.summary.end);
-      w.key("growth_after_warmup").value(v.summary.growth_after_warmup);
-      w.key("slope_per_mquery").value(v.summary.slope_per_query * 1e6);
       w.key("block_minima").begin_array();
       for (double m : v.block_minima) w.value(m);
       w.end_array();
@@ -148,6 +154,22 @@ std::string JsonReport::render(const RunParams &p, const std::vector<Sample> &sa
   w.key("verdict").begin_object();
   w.key("overall").value(r.overall);
   w.key("exit_code").value(static_cast<int64_t>(r.exit_code));
+  w.key("queries_answered").value(r.answered);
+  w.key("interrupted").value(r.interrupted);
+  w.key("interrupt_cause");
+  if (r.interrupted && !r.interrupt_cause.empty()) w.value(r.interrupt_cause);
+  else w.null();
+  w.key("partial").value(r.partial);
+  w.key("span").begin_object();  // the samples growth and slope are measured over
+  w.key("samples").value(static_cast<int64_t>(r.post_warmup_samples));
+  if (r.post_warmup_samples > 0) {
+    w.key("first_queries").value(r.span_first_queries);
+    w.key("last_queries").value(r.span_last_queries);
+  } else {
+    w.key("first_queries").null();
+    w.key("last_queries").null();
+  }
+  w.end_object();
   w.key("leaking_layers").begin_array();
   for (const auto &n : r.leaking_layers) w.value(n);
   w.end_array();

@@ -18,7 +18,7 @@ class JsonReport {
   static constexpr int kSchemaVersion = DALMON_REPORT_SCHEMA_VERSION;  // one definition, in the C header
 
   static std::string render(const RunParams &params, const std::vector<Sample> &samples,
-                            const Startup &startup, const RunResult &result, int64_t started_unix_ms);
+                            const RunResult &result);
 };
 
 }  // namespace dalmon

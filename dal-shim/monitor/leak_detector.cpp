@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 namespace dalmon {
 
@@ -16,25 +17,23 @@ const char *verdict_name(VerdictStatus s) noexcept {
   return "?";
 }
 
-LayerVerdict LeakDetector::judge(Layer layer, const MetricSeries &series, double boundary,
+LayerVerdict LeakDetector::judge(Layer layer, const MetricSeries &series, const SeriesSummary &sum,
                                  const LayerThreshold &t, int min_samples) {
   LayerVerdict v;
   v.layer = layer;
   v.threshold = t;
-  v.summary = series.summarize(boundary);
-  if (!v.summary.available) {
+  if (!sum.available) {
     v.status = VerdictStatus::NotAvailable;
     v.reason = "metric not available";
     return v;
   }
   const auto &pts = series.points();
-  size_t w = series.warmup_index(boundary);
-  size_t n = w < pts.size() ? pts.size() - w : 0;
-  if (static_cast<int>(n) < min_samples) {
+  const size_t w = sum.first_post_warmup;
+  const size_t n = static_cast<size_t>(sum.post_warmup_samples);
+  // At least two points, whatever the caller asks: blocks need a minimum each.
+  if (static_cast<int>(n) < std::max(min_samples, 2)) {
     v.status = VerdictStatus::Insufficient;
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "%zu samples after warm-up, need %d", n, min_samples);
-    v.reason = buf;
+    v.reason = std::to_string(n) + " samples after warm-up, need " + std::to_string(min_samples);
     return v;
   }
 
@@ -59,15 +58,17 @@ LayerVerdict LeakDetector::judge(Layer layer, const MetricSeries &series, double
   v.needed_steps = static_cast<int>(std::ceil(2.0 * (blocks - 1) / 3.0));
   const double floor_rise = v.block_minima.back() - v.block_minima.front();
 
-  v.slope_over = v.summary.slope_per_query > t.slope_limit;
-  v.growth_over = v.summary.growth_after_warmup >= t.min_growth;
+  v.slope_over = sum.slope_per_query > t.slope_limit;
+  v.growth_over = sum.growth_after_warmup >= t.min_growth;
   v.persistent = v.rising_steps >= v.needed_steps && floor_rise >= t.min_growth / 2.0;
   v.status = (v.slope_over && v.growth_over && v.persistent) ? VerdictStatus::Leak : VerdictStatus::NoLeak;
 
+  const char *unit = metric_info(layer_info(layer).metric).unit == Unit::Bytes ? " B" : "";
   char buf[256];
-  std::snprintf(buf, sizeof buf, "slope %.3f %s limit %.3f/query; growth %.0f %s %.0f; minima rose in %d of %d blocks (need %d)",
-                v.summary.slope_per_query, v.slope_over ? ">" : "<=", t.slope_limit,
-                v.summary.growth_after_warmup, v.growth_over ? ">=" : "<", t.min_growth,
+  std::snprintf(buf, sizeof buf,
+                "slope %.4g%s/query %s limit %.4g%s/query; growth %.0f%s %s %.0f%s; minima rose in %d of %d blocks (need %d)",
+                sum.slope_per_query, unit, v.slope_over ? ">" : "<=", t.slope_limit, unit,
+                sum.growth_after_warmup, unit, v.growth_over ? ">=" : "<", t.min_growth, unit,
                 v.rising_steps, blocks - 1, v.needed_steps);
   v.reason = buf;
   return v;

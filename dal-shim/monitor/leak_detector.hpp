@@ -14,10 +14,12 @@ enum class VerdictStatus { NotAvailable, NoLeak, Leak, Insufficient };
 
 const char *verdict_name(VerdictStatus s) noexcept;  // "n/a", "no leak", "leak", "insufficient"
 
+// The verdict on one layer.  Its figures (start, end, growth, slope) are not
+// copied here: they are the layer metric's SeriesSummary in the RunResult.
 struct LayerVerdict {
   Layer layer = Layer::Rss;
   VerdictStatus status = VerdictStatus::NotAvailable;
-  SeriesSummary summary;
+  bool partial = false;              // judged on an interrupted or incomplete run
   LayerThreshold threshold;
   std::vector<double> block_minima;  // minimum of each post-warm-up block
   int rising_steps = 0;              // block-to-block minima rises larger than the noise step
@@ -32,8 +34,10 @@ class LeakDetector {
   // are fewer than 2 samples per block).
   static constexpr int kMaxBlocks = 4;
 
-  // Judge one layer.  boundary_queries is where warm-up ends (x units).
-  static LayerVerdict judge(Layer layer, const MetricSeries &series, double boundary_queries,
+  // Judge one layer on its metric's series and that series' summary (the
+  // summary says where warm-up ends and carries slope and growth; it must be
+  // series.summarize(boundary), computed once by the caller).
+  static LayerVerdict judge(Layer layer, const MetricSeries &series, const SeriesSummary &summary,
                             const LayerThreshold &threshold, int min_samples);
 };
 

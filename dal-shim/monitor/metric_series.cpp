@@ -45,11 +45,12 @@ SeriesSummary MetricSeries::summarize(double boundary) const noexcept {
   }
   s.average = sum / static_cast<double>(points_.size());
   size_t w = warmup_index(boundary);
-  if (w >= points_.size()) w = points_.size() - 1;  // run ended inside warm-up: last point
+  if (w >= points_.size()) return s;  // ended inside warm-up: no post-warm-up figures
+  s.first_post_warmup = w;
+  s.post_warmup_samples = static_cast<int>(points_.size() - w);
   s.warmup_value = points_[w].value;
   s.warmup_queries = points_[w].queries;
   s.growth_after_warmup = s.end - s.warmup_value;
-  s.post_warmup_samples = static_cast<int>(points_.size() - w);
   s.slope_per_query = slope_from(w);
   return s;
 }

@@ -15,14 +15,21 @@ struct SeriesPoint {
   double value;    // y: bytes or count
 };
 
+// The one summary of a metric over a run.  The Monitor computes it once per
+// metric at finish; the leak rule, the text report and the JSON report all
+// read this same object, so they cannot disagree.
 struct SeriesSummary {
   bool available = false;       // at least one sample had the metric
   double start = 0, average = 0, peak = 0, end = 0;
-  double warmup_value = 0;      // value at the first sample at/after the warm-up boundary
-  double warmup_queries = 0;    // x of that sample
+  // The post-warm-up part: the points from the first one at or after the
+  // warm-up boundary to the last one.  Empty (0 samples) when the run ended
+  // inside warm-up; the figures below are then 0 and not reported.
+  int post_warmup_samples = 0;
+  size_t first_post_warmup = 0;     // index into MetricSeries::points()
+  double warmup_queries = 0;        // x of the first post-warm-up point
+  double warmup_value = 0;          // its value
   double growth_after_warmup = 0;   // end - warmup_value
-  double slope_per_query = 0;   // least squares over post-warm-up samples
-  int post_warmup_samples = 0;  // samples used for the slope (incl. the boundary one)
+  double slope_per_query = 0;       // least squares over the post-warm-up points
 };
 
 class MetricSeries {

@@ -1,6 +1,7 @@
 #include "monitor.hpp"
 
 #include "json_report.hpp"
+#include "run_conclusion.hpp"
 #include "text_report.hpp"
 
 namespace dalmon {
@@ -97,6 +98,12 @@ void Monitor::fail(const std::string &reason) {
   failures_.push_back(reason.empty() ? std::string("driver reported a failure") : reason);
 }
 
+void Monitor::mark_interrupted(const std::string &cause) {
+  std::lock_guard lk(mu_);
+  interrupted_ = true;
+  if (!cause.empty()) interrupt_cause_ = cause;
+}
+
 bool Monitor::finished() const {
   std::lock_guard lk(mu_);
   return result_.has_value();
@@ -107,99 +114,38 @@ std::vector<Sample> Monitor::samples() const {
   return samples_;
 }
 
-Startup Monitor::startup() const {
-  std::lock_guard lk(mu_);
-  return startup_;
-}
-
-RunResult Monitor::analyze() const {
-  ProcessFigures pf = probe_->read();
-  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
-  std::lock_guard lk(mu_);
-  if (result_) return *result_;
-  return analyze_locked(wall, pf.cpu_user_s - proc0_.cpu_user_s, pf.cpu_sys_s - proc0_.cpu_sys_s);
-}
-
-RunResult Monitor::analyze_locked(double wall_s, double cpu_user_s, double cpu_sys_s) const {
-  RunResult r;
-  r.counts = counts();
-  r.latency = latency_.summary();
-  r.wall_s = wall_s;
-  r.cpu_user_s = cpu_user_s;
-  r.cpu_sys_s = cpu_sys_s;
-  r.cpu_percent = wall_s > 0 ? (cpu_user_s + cpu_sys_s) / wall_s * 100.0 : 0;
-
-  // Answered queries: the driver's count if it counts, else the x of the last sample.
-  int64_t answered = r.counts.queries;
-  if (answered == 0 && !samples_.empty()) answered = samples_.back().queries;
-  r.queries_per_second = wall_s > 0 ? static_cast<double>(answered) / wall_s : 0;
-
-  const double basis = params_.queries_planned > 0
-                           ? static_cast<double>(params_.queries_planned)
-                           : (samples_.empty() ? 0.0 : static_cast<double>(samples_.back().queries));
-  r.warmup_boundary_queries = params_.warmup_share * basis;
-
-  std::array<MetricSeries, kMetricCount> series;
-  for (const Sample &s : samples_)
-    for (int m = 0; m < kMetricCount; ++m) series[m].add(static_cast<double>(s.queries), s.values[m]);
-  for (int m = 0; m < kMetricCount; ++m) r.metrics[m] = series[m].summarize(r.warmup_boundary_queries);
-
-  bool insufficient = false;
-  for (int l = 0; l < kLayerCount; ++l) {
-    Layer layer = static_cast<Layer>(l);
-    LayerVerdict v = LeakDetector::judge(layer, series[static_cast<int>(layer_info(layer).metric)],
-                                         r.warmup_boundary_queries, params_.thresholds[l],
-                                         params_.min_samples);
-    if (v.status == VerdictStatus::Leak) r.leaking_layers.emplace_back(layer_info(layer).name);
-    if (v.status == VerdictStatus::Insufficient) insufficient = true;
-    r.layers.push_back(std::move(v));
-  }
-
-  // Exit code 2 wins over 1: a run with wrong answers or too few samples
-  // proves nothing either way, and must not pass as "no leak".
-  r.errors = failures_;
-  if (r.counts.errors > 0)
-    r.errors.push_back(std::to_string(r.counts.errors) + " query errors or wrong answers counted");
-  if (params_.queries_planned > 0 && answered < params_.queries_planned)
-    r.errors.push_back("missing answers: " + std::to_string(answered) + " of " +
-                       std::to_string(params_.queries_planned) + " planned queries answered");
-  if (samples_.empty()) r.errors.push_back("no samples taken");
-  else if (insufficient)
-    r.errors.push_back("too few samples after warm-up for a verdict (need " +
-                       std::to_string(params_.min_samples) + "; lower sample_every)");
-  if (!r.errors.empty()) {
-    r.exit_code = 2;
-    r.overall = "error";
-  } else if (!r.leaking_layers.empty()) {
-    r.exit_code = 1;
-    r.overall = "leak";
-  } else {
-    r.exit_code = 0;
-    r.overall = "no leak";
-  }
-  return r;
-}
-
 const RunResult &Monitor::finish() {
   ProcessFigures pf = probe_->read();
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
   std::lock_guard lk(mu_);
-  if (!result_)
-    result_ = analyze_locked(wall, pf.cpu_user_s - proc0_.cpu_user_s, pf.cpu_sys_s - proc0_.cpu_sys_s);
+  if (!result_) {
+    RunFacts f;
+    f.counts = counts();
+    f.latency = latency_.summary();
+    f.startup = startup_;
+    f.failures = failures_;
+    f.interrupted = interrupted_;
+    f.interrupt_cause = interrupt_cause_;
+    f.started_unix_ms = started_unix_ms_;
+    f.wall_s = wall;
+    f.cpu_user_s = pf.cpu_user_s - proc0_.cpu_user_s;
+    f.cpu_sys_s = pf.cpu_sys_s - proc0_.cpu_sys_s;
+    result_ = conclude_run(params_, samples_, std::move(f));
+  }
   return *result_;
 }
 
 const std::string &Monitor::text_report() {
   finish();  // idempotent; reports only describe a frozen run
   std::lock_guard lk(mu_);
-  if (text_.empty()) text_ = TextReport::render(params_, samples_, startup_, *result_);
+  if (text_.empty()) text_ = TextReport::render(params_, samples_, *result_);
   return text_;
 }
 
 const std::string &Monitor::json_report() {
   finish();
   std::lock_guard lk(mu_);
-  if (json_.empty()) json_ = JsonReport::render(params_, samples_, startup_, *result_, started_unix_ms_);
+  if (json_.empty()) json_ = JsonReport::render(params_, samples_, *result_);
   return json_;
 }
 

@@ -20,8 +20,6 @@
 #include <vector>
 
 #include "latency_histogram.hpp"
-#include "leak_detector.hpp"
-#include "metric_series.hpp"
 #include "metrics.hpp"
 #include "native_stats_source.hpp"
 #include "process_probe.hpp"
@@ -57,20 +55,18 @@ class Monitor {
   // error).  Forces exit code 2; the message is reported.
   void fail(const std::string &reason);
 
+  // Declare the run stopped early (a signal, a time limit).  Exit code 2,
+  // reported as "interrupted after N queries", with a partial verdict for
+  // every layer that has enough samples.  `cause` may be empty.
+  void mark_interrupted(const std::string &cause);
+
   // Freeze the run and compute the verdict.  Idempotent: later calls return
   // the same result, so a driver can call it and then print reports.
   const RunResult &finish();
   bool finished() const;
 
-  // Copies, safe while another thread samples.
+  // A copy, safe while another thread samples.
   std::vector<Sample> samples() const;
-  Startup startup() const;
-  RunCounts counts() const noexcept;
-  LatencySummary latency() const noexcept { return latency_.summary(); }
-  int64_t started_unix_ms() const noexcept { return started_unix_ms_; }
-
-  // Analyse the samples so far without freezing (used by finish and tests).
-  RunResult analyze() const;
 
   // Call finish() first (implicitly), then render once and cache, so that
   // a caller asking first for the length and then for the bytes gets the
@@ -79,7 +75,7 @@ class Monitor {
   const std::string &json_report();
 
  private:
-  RunResult analyze_locked(double wall_s, double cpu_user_s, double cpu_sys_s) const;
+  RunCounts counts() const noexcept;
 
   const RunParams params_;
   NativeStatsSource *const source_;
@@ -95,6 +91,8 @@ class Monitor {
   std::vector<Sample> samples_;
   Startup startup_;
   std::vector<std::string> failures_;
+  bool interrupted_ = false;
+  std::string interrupt_cause_;
   std::optional<RunResult> result_;
   std::string text_, json_;
 };

@@ -14,19 +14,18 @@ namespace dalmon {
 // Every field is a plain int64 so the shim can fill it straight from
 // dal_stats() / dalshim_stats().  -1 means "not available" (the source does
 // not know it), and the monitor then reports the layer as "n/a" instead of
-// inventing a zero that would look like a flat, clean series.
+// inventing a zero that would look like a flat, clean series.  Only the
+// figures the monitor samples are here: a field is added with its Metric.
 struct NativeStats {
   int64_t go_heap_inuse = -1;         // DAL_STAT_GO_HEAP_INUSE
   int64_t go_heap_alloc = -1;         // DAL_STAT_GO_HEAP_ALLOC (live bytes right after a forced GC)
   int64_t go_gc_cycles = -1;          // DAL_STAT_GO_GC_CYCLES
   int64_t go_sys = -1;                // DAL_STAT_GO_SYS
-  int64_t dal_handles_live = -1;      // DAL_STAT_HANDLES_LIVE
   int64_t dal_buffers_live = -1;      // DAL_STAT_BUFFERS_LIVE
   int64_t dal_buffer_bytes_live = -1; // DAL_STAT_BUFFER_BYTES_LIVE
   int64_t sqlite_memory_used = -1;    // DAL_STAT_SQLITE_MEMORY_USED
   int64_t sqlite_connections = -1;    // DAL_STAT_CONNECTIONS_OPEN
   int64_t dal_statements_live = -1;   // DAL_STAT_STATEMENTS_LIVE
-  int64_t dal_queries = -1;           // DAL_STAT_QUERIES
   int64_t dal_planted_bytes = -1;     // DAL_STAT_PLANTED_BYTES (test-only planted leaks)
   int64_t shim_buffers_live = -1;     // shim-owned buffers not yet released
   int64_t shim_buffer_bytes_live = -1;// bytes held by them

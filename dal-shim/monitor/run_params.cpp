@@ -1,9 +1,10 @@
 #include "run_params.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
+#include <vector>
+
+#include "kv_options.hpp"
+#include "numbers.hpp"
 
 namespace dalmon {
 
@@ -29,39 +30,19 @@ constexpr std::array<LayerThreshold, kLayerCount> kDefaults{{
     {0.0, 1},           // statements
 }};
 
-bool parse_int(std::string_view v, int64_t &out) {
-  std::string s(v);
-  if (s.empty()) return false;
-  errno = 0;
-  char *end = nullptr;
-  long long x = std::strtoll(s.c_str(), &end, 10);
-  if (errno != 0 || *end != '\0') {
-    // Accept exponent notation ("1e8") for convenience: drivers pass counts
-    // like 100000000 and humans type 1e8.
-    double d = std::strtod(s.c_str(), &end);
-    if (*end != '\0' || !std::isfinite(d) || d != std::floor(d) || std::fabs(d) > 9.2e18) return false;
-    out = static_cast<int64_t>(d);
-    return true;
-  }
-  out = x;
-  return true;
+bool parse_flag(std::string_view v, bool &out) {
+  if (v == "1" || v == "true") return out = true, true;
+  if (v == "0" || v == "false") return out = false, true;
+  return false;
 }
 
-bool parse_double(std::string_view v, double &out) {
-  std::string s(v);
-  if (s.empty()) return false;
-  char *end = nullptr;
-  errno = 0;
-  double d = std::strtod(s.c_str(), &end);
-  if (errno != 0 || *end != '\0' || !std::isfinite(d)) return false;
-  out = d;
+// Integers and numbers go through the kit's one number parser, so "1e8" or
+// "100_000_000" mean the same here as on dalstress's command line.
+bool int_in(std::string_view v, int64_t lo, int64_t hi, int64_t &out) {
+  auto i = dalkit::parse_int(v);
+  if (!i || *i < lo || *i > hi) return false;
+  out = *i;
   return true;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
 }
 
 bool apply(RunParams &p, std::string_view key, std::string_view val, std::string &err) {
@@ -70,49 +51,47 @@ bool apply(RunParams &p, std::string_view key, std::string_view val, std::string
     return false;
   };
   int64_t i = 0;
-  double d = 0;
-  if (key == "driver") { p.driver = std::string(val); return true; }
-  if (key == "runtime") { p.runtime = std::string(val); return true; }
-  if (key == "mode") { p.mode = std::string(val); return true; }
+  if (key == "driver") return p.driver = std::string(val), true;
+  if (key == "runtime") return p.runtime = std::string(val), true;
+  if (key == "mode") return p.mode = std::string(val), true;
   if (key == "queries") {
-    if (!parse_int(val, i) || i < 0) return bad("integer >= 0");
-    p.queries_planned = i; return true;
+    if (!int_in(val, 0, INT64_MAX, i)) return bad("integer >= 0");
+    return p.queries_planned = i, true;
   }
   if (key == "sample_every") {
-    if (!parse_int(val, i) || i < 0) return bad("integer >= 0");
-    p.sample_every = i; return true;
+    if (!int_in(val, 0, INT64_MAX, i)) return bad("integer >= 0");
+    return p.sample_every = i, true;
   }
   if (key == "warmup") {
     // Above 0.9 too few samples remain after warm-up for a slope.
-    if (!parse_double(val, d) || d < 0 || d > 0.9) return bad("share 0..0.9");
-    p.warmup_share = d; return true;
+    auto d = dalkit::parse_double(val);
+    if (!d || *d < 0 || *d > 0.9) return bad("share 0..0.9");
+    return p.warmup_share = *d, true;
   }
   if (key == "threads") {
-    if (!parse_int(val, i) || i < 1 || i > 4096) return bad("integer 1..4096");
-    p.threads = static_cast<int32_t>(i); return true;
+    if (!int_in(val, 1, 4096, i)) return bad("integer 1..4096");
+    return p.threads = static_cast<int32_t>(i), true;
   }
-  if (key == "force_gc") {
-    if (val == "1" || val == "true") { p.force_gc = true; return true; }
-    if (val == "0" || val == "false") { p.force_gc = false; return true; }
-    return bad("0 or 1");
-  }
+  if (key == "force_gc") return parse_flag(val, p.force_gc) || bad("0 or 1");
+  if (key == "verbose") return parse_flag(val, p.verbose) || bad("0 or 1");
   if (key == "min_samples") {
-    if (!parse_int(val, i) || i < 4 || i > 1000000) return bad("integer 4..1000000");
-    p.min_samples = static_cast<int32_t>(i); return true;
+    if (!int_in(val, 4, 1000000, i)) return bad("integer 4..1000000");
+    return p.min_samples = static_cast<int32_t>(i), true;
   }
   auto dot = key.find('.');
   if (dot != std::string_view::npos) {
     std::string_view kind = key.substr(0, dot);
     Layer layer;
     if ((kind == "slope" || kind == "growth") && layer_from_name(key.substr(dot + 1), layer)) {
-      if (!parse_double(val, d) || d < 0) return bad("number >= 0");
+      auto d = dalkit::parse_double(val);
+      if (!d || *d < 0) return bad("number >= 0");
       auto &t = p.thresholds[static_cast<int>(layer)];
-      (kind == "slope" ? t.slope_limit : t.min_growth) = d;
+      (kind == "slope" ? t.slope_limit : t.min_growth) = *d;
       return true;
     }
   }
   err = "unknown key '" + std::string(key) +
-        "' (valid: driver runtime mode queries sample_every warmup threads force_gc min_samples "
+        "' (valid: driver runtime mode queries sample_every warmup threads force_gc verbose min_samples "
         "slope.<layer> growth.<layer>)";
   return false;
 }
@@ -121,21 +100,11 @@ bool apply(RunParams &p, std::string_view key, std::string_view val, std::string
 const std::array<LayerThreshold, kLayerCount> &default_thresholds() noexcept { return kDefaults; }
 
 bool parse_run_params(std::string_view text, RunParams &out, std::string &error) {
+  std::vector<dalkit::KvPair> pairs;
+  if (!dalkit::parse_kv_options(text, pairs, error)) return false;
   RunParams p;
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t end = text.find_first_of(";,", pos);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view item = trim(text.substr(pos, end - pos));
-    pos = end + 1;
-    if (item.empty()) continue;
-    auto eq = item.find('=');
-    if (eq == std::string_view::npos) {
-      error = "expected key=value, got '" + std::string(item) + "'";
-      return false;
-    }
-    if (!apply(p, trim(item.substr(0, eq)), trim(item.substr(eq + 1)), error)) return false;
-  }
+  for (const auto &kv : pairs)
+    if (!apply(p, kv.key, kv.value, error)) return false;
   if (p.sample_every == 0 && p.queries_planned > 0) p.sample_every = std::max<int64_t>(1, p.queries_planned / 100);
   out = std::move(p);
   return true;

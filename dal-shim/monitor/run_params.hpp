@@ -28,17 +28,20 @@ struct RunParams {
   double warmup_share = 0.2;        // first share of planned queries ignored by the slope
   int32_t threads = 1;
   bool force_gc = true;             // ask the native source for a Go GC before each sample
+  bool verbose = false;             // text report also lists every sample (START, ITERATION n, END blocks)
   int32_t min_samples = 6;          // post-warm-up samples needed for any verdict
   std::array<LayerThreshold, kLayerCount> thresholds = default_thresholds();
 };
 
-// Parse "key=value" pairs separated by ';' or ',' (the same syntax as
-// dal_open's options, so drivers build both strings the same way).  Unknown
-// keys and bad values are errors: a typo in a threshold must not silently
-// fall back to a default and change the verdict.  NULL/empty = defaults.
+// Parse "key=value" pairs separated by ';' or ',' with the kit's one k=v
+// parser (dal-shim/common/kv_options.hpp: the same grammar as dal_open's
+// options, so drivers build both strings the same way; no whitespace around
+// keys or values, no key twice).  Unknown keys and bad values are errors: a
+// typo in a threshold must not silently fall back to a default and change
+// the verdict.  Empty text = defaults.
 //
 // Keys: driver runtime mode queries sample_every warmup threads force_gc
-//       min_samples slope.<layer> (units/query) growth.<layer> (units)
+//       verbose min_samples slope.<layer> (units/query) growth.<layer> (units)
 bool parse_run_params(std::string_view text, RunParams &out, std::string &error);
 
 }  // namespace dalmon

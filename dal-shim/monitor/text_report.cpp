@@ -3,113 +3,160 @@
 #include <cmath>
 #include <cstdio>
 
+#include "format.hpp"
+
 namespace dalmon {
 
 namespace {
 constexpr double kMiB = 1024.0 * 1024.0;
-
-std::string fmt(const char *f, double a) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, a);
-  return buf;
-}
 
 // A metric value for the text: MB (MiB) with one decimal for bytes, a plain
 // grouped number for counts.
 std::string human(Metric m, double v) {
   if (metric_info(m).unit == Unit::Bytes) {
     // KB below 1 MB so that small layers (buffers, Go heap growth) do not all read "0.0 MB".
-    if (std::fabs(v) < kMiB) return fmt("%.1f KB", v / 1024.0);
-    return fmt("%.1f MB", v / kMiB);
+    if (std::fabs(v) < kMiB) return format_double("%.1f KB", v / 1024.0);
+    return format_double("%.1f MB", v / kMiB);
   }
-  return TextReport::grouped(static_cast<int64_t>(std::llround(v)));
+  return grouped(static_cast<int64_t>(std::llround(v)));
 }
 
-std::string signed_human(Metric m, double v) {
-  return (v >= 0 ? "+" : "-") + human(m, std::fabs(v));
-}
+std::string signed_human(Metric m, double v) { return (v >= 0 ? "+" : "-") + human(m, std::fabs(v)); }
 
-void metric_lines(std::string &out, const std::array<double, kMetricCount> &vals,
-                  const std::array<bool, kMetricCount> &have) {
-  // One line per metric keeps blocks greppable ("rss" always starts a line).
-  for (int m = 0; m < kMetricCount; ++m) {
-    if (!have[m]) continue;
-    char buf[128];
-    std::snprintf(buf, sizeof buf, "  %-18s %s\n", std::string(metric_info(static_cast<Metric>(m)).name).c_str(),
-                  human(static_cast<Metric>(m), vals[m]).c_str());
-    out += buf;
-  }
-}
-
-void sample_block(std::string &out, const std::string &title, const Sample &s) {
-  out += title + "\n";
-  std::array<double, kMetricCount> vals{};
-  std::array<bool, kMetricCount> have{};
-  for (int m = 0; m < kMetricCount; ++m) {
-    have[m] = s.values[m] >= 0;
-    vals[m] = static_cast<double>(s.values[m]);
-  }
-  metric_lines(out, vals, have);
+// A rate per query, in the layer's unit: "16.25 B/q" for bytes, "0.0001/q"
+// for object counts.  Slope and limit use this same form, so a reader can
+// compare them directly.
+std::string per_query(Metric m, double v) {
+  return format_double("%.4g", v) + (metric_info(m).unit == Unit::Bytes ? " B/q" : "/q");
 }
 
 std::string ns_human(double ns) {
-  if (ns < 1e3) return fmt("%.0f ns", ns);
-  if (ns < 1e6) return fmt("%.2f us", ns / 1e3);
-  if (ns < 1e9) return fmt("%.2f ms", ns / 1e6);
-  return fmt("%.3f s", ns / 1e9);
-}
-}  // namespace
-
-std::string TextReport::grouped(int64_t v) {
-  bool neg = v < 0;
-  uint64_t u = neg ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
-  std::string d = std::to_string(u), out;
-  for (size_t i = 0; i < d.size(); ++i) {
-    if (i && (d.size() - i) % 3 == 0) out += ',';
-    out += d[i];
-  }
-  return neg ? "-" + out : out;
+  if (ns < 1e3) return format_double("%.0f ns", ns);
+  if (ns < 1e6) return format_double("%.2f us", ns / 1e3);
+  if (ns < 1e9) return format_double("%.2f ms", ns / 1e6);
+  return format_double("%.3f s", ns / 1e9);
 }
 
-std::string TextReport::mib_grouped(double bytes) {
-  return grouped(static_cast<int64_t>(std::floor(bytes / kMiB)));
-}
-
-std::string TextReport::duration(double seconds) {
-  if (seconds < 0) seconds = 0;
-  int64_t ms = static_cast<int64_t>(std::llround(seconds * 1000.0));
-  int64_t h = ms / 3600000, m = (ms / 60000) % 60, s = (ms / 1000) % 60, frac = ms % 1000;
-  char buf[64];
-  if (h) std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld.%03lld", (long long)h, (long long)m, (long long)s, (long long)frac);
-  else std::snprintf(buf, sizeof buf, "%lld:%02lld.%03lld", (long long)m, (long long)s, (long long)frac);
+std::string row(const char *f, const std::string &a, const std::string &b, const std::string &c,
+                const std::string &d) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, f, a.c_str(), b.c_str(), c.c_str(), d.c_str());
   return buf;
 }
 
-std::string TextReport::render(const RunParams &p, const std::vector<Sample> &samples,
-                               const Startup &startup, const RunResult &r) {
+// The seed study's per-sample block (verbose only): one line per metric the
+// sample has, so "rss" always starts a line and blocks stay greppable.
+void sample_block(std::string &out, const std::string &title, const Sample &s) {
+  out += title + "\n";
+  for (int m = 0; m < kMetricCount; ++m) {
+    if (s.values[m] < 0) continue;
+    const Metric metric = static_cast<Metric>(m);
+    char line[128];
+    std::snprintf(line, sizeof line, "  %-18s %s\n", std::string(metric_info(metric).name).c_str(),
+                  human(metric, static_cast<double>(s.values[m])).c_str());
+    out += line;
+  }
+}
+
+// START, AVERAGE and END side by side: the seed study's three blocks in
+// one table, one row per metric that was ever available.
+void figures_table(std::string &out, const std::vector<Sample> &samples, const RunResult &r) {
+  out += "Memory: START at query " + grouped(samples.front().queries) + ", AVERAGE of " +
+         grouped(static_cast<int64_t>(samples.size())) + " samples, END at query " +
+         grouped(samples.back().queries) + "\n";
+  const char *f = "  %-18s %12s %12s %12s\n";
+  out += row(f, "metric", "START", "AVERAGE", "END");
+  for (int m = 0; m < kMetricCount; ++m) {
+    const SeriesSummary &s = r.metrics[m];
+    if (!s.available) continue;
+    const Metric metric = static_cast<Metric>(m);
+    out += row(f, std::string(metric_info(metric).name), human(metric, s.start), human(metric, s.average),
+               human(metric, s.end));
+  }
+}
+
+void verdict_table(std::string &out, const RunResult &r) {
+  const std::string boundary = grouped(std::llround(r.warmup_boundary_queries));
+  if (r.post_warmup_samples > 0) {
+    out += "Leak verdict: warm-up ends at query " + boundary + "; growth and slope after warm-up, queries " +
+           grouped(r.span_first_queries) + ".." + grouped(r.span_last_queries) + " (" +
+           std::to_string(r.post_warmup_samples) + " samples); B/q = bytes per query\n";
+  } else {
+    out += "Leak verdict: warm-up ends at query " + boundary + "; no sample after warm-up\n";
+  }
+  char line[256];
+  const char *f = "  %-13s %11s %11s %11s %11s %13s %12s  %s\n";
+  std::snprintf(line, sizeof line, f, "layer", "start", "end", "growth", "min growth", "slope", "slope limit",
+                "verdict");
+  out += line;
+  for (const LayerVerdict &v : r.layers) {
+    const LayerInfo &li = layer_info(v.layer);
+    const std::string name(li.name);
+    const Metric m = li.metric;
+    const SeriesSummary &s = r.summary_of(v.layer);
+    std::string verdict = verdict_name(v.status);
+    if (v.partial) verdict += " (partial)";
+    if (v.status == VerdictStatus::NotAvailable) {
+      std::snprintf(line, sizeof line, f, name.c_str(), "-", "-", "-", "-", "-", "-", verdict.c_str());
+    } else {
+      const bool post = s.post_warmup_samples > 0;
+      std::snprintf(line, sizeof line, f, name.c_str(), human(m, s.start).c_str(), human(m, s.end).c_str(),
+                    post ? signed_human(m, s.growth_after_warmup).c_str() : "-",
+                    human(m, v.threshold.min_growth).c_str(), post ? per_query(m, s.slope_per_query).c_str() : "-",
+                    ("> " + per_query(m, v.threshold.slope_limit)).c_str(), verdict.c_str());
+    }
+    out += line;
+  }
+}
+
+std::string layer_list(const std::vector<std::string> &names) {
+  std::string s;
+  for (const auto &n : names) s += (s.empty() ? "" : " ") + n;
+  return s;
+}
+
+std::string verdict_line(const RunResult &r) {
+  std::string v = "VERDICT: ";
+  if (r.exit_code == 1) {
+    v += "LEAK in " + layer_list(r.leaking_layers);
+  } else if (r.exit_code == 0) {
+    v += "NO LEAK";
+  } else {
+    v += "ERROR";
+    if (r.interrupted) v += ", interrupted after " + grouped(r.answered) + " queries";
+    int judged = 0;
+    for (const auto &l : r.layers) judged += l.partial ? 1 : 0;
+    if (r.partial && !r.leaking_layers.empty()) v += "; partial verdict: LEAK in " + layer_list(r.leaking_layers);
+    else if (r.partial) v += "; partial verdict: no leak in the " + std::to_string(judged) + " layers judged";
+    else if (!r.leaking_layers.empty()) v += " (the run proves nothing); growth seen in " + layer_list(r.leaking_layers);
+    else if (r.interrupted) v += ", before any layer had enough samples for a verdict";
+    else v += " (the run proves nothing)";
+  }
+  return v + " (exit code " + std::to_string(r.exit_code) + ")\n";
+}
+}  // namespace
+
+std::string TextReport::render(const RunParams &p, const std::vector<Sample> &samples, const RunResult &r) {
   std::string out;
   out += "dalkit stress run: driver " + p.driver;
   if (!p.runtime.empty()) out += ", runtime " + p.runtime;
   if (!p.mode.empty()) out += ", mode " + p.mode;
   out += ", threads " + std::to_string(p.threads) + ", planned " + grouped(p.queries_planned) +
          " queries, sample every " + grouped(p.sample_every) + ", warm-up " +
-         fmt("%.0f%%", p.warmup_share * 100) + "\n\n";
+         format_double("%.0f%%", p.warmup_share * 100) + "\n\n";
 
-  if (!samples.empty()) {
-    sample_block(out, "START", samples.front());
-    for (size_t i = 1; i + 1 < samples.size(); ++i)
-      sample_block(out, "ITERATION " + grouped(samples[i].queries), samples[i]);
-    std::array<double, kMetricCount> avg{};
-    std::array<bool, kMetricCount> have{};
-    for (int m = 0; m < kMetricCount; ++m) {
-      have[m] = r.metrics[m].available;
-      avg[m] = r.metrics[m].average;
-    }
-    out += "AVERAGE\n";
-    metric_lines(out, avg, have);
-    if (samples.size() > 1) sample_block(out, "END " + grouped(samples.back().queries), samples.back());
-  } else {
+  if (samples.empty()) {
     out += "(no samples)\n";
+  } else {
+    if (p.verbose) {
+      sample_block(out, "START", samples.front());
+      for (size_t i = 1; i + 1 < samples.size(); ++i)
+        sample_block(out, "ITERATION " + grouped(samples[i].queries), samples[i]);
+      if (samples.size() > 1) sample_block(out, "END " + grouped(samples.back().queries), samples.back());
+      out += "\n";
+    }
+    figures_table(out, samples, r);
+    if (!p.verbose) out += "(every sample: JSON report, or the text report with verbose=1)\n";
   }
   out += "\n";
 
@@ -117,7 +164,7 @@ std::string TextReport::render(const RunParams &p, const std::vector<Sample> &sa
   out += "Data transferred: " + mib_grouped(static_cast<double>(c.bytes_in) + static_cast<double>(c.bytes_out)) +
          " MB (requests " + mib_grouped(static_cast<double>(c.bytes_in)) + " MB, responses " +
          mib_grouped(static_cast<double>(c.bytes_out)) + " MB)\n";
-  out += "Time to end: " + duration(r.wall_s) + fmt(" (%.3f s)\n", r.wall_s);
+  out += "Time to end: " + duration_text(r.wall_s) + format_double(" (%.3f s)\n", r.wall_s);
   out += "Queries: " + grouped(c.queries) + ", errors: " + grouped(c.errors) + "\n";
   out += "Queries per second: " + grouped(static_cast<int64_t>(std::llround(r.queries_per_second))) + "\n";
   const LatencySummary &l = r.latency;
@@ -128,53 +175,18 @@ std::string TextReport::render(const RunParams &p, const std::vector<Sample> &sa
   } else {
     out += "Latency: not recorded\n";
   }
-  out += "CPU: " + fmt("%.0f%%", r.cpu_percent) + fmt(" (user %.3f s", r.cpu_user_s) +
-         fmt(", system %.3f s)\n", r.cpu_sys_s);
+  out += "CPU: " + format_double("%.0f%%", r.cpu_percent) + format_double(" (user %.3f s", r.cpu_user_s) +
+         format_double(", system %.3f s)\n", r.cpu_sys_s);
+  const Startup &st = r.startup;
   out += "Startup: RSS after load " +
-         (startup.rss_after_load >= 0 ? fmt("%.1f MB", double(startup.rss_after_load) / kMiB) : std::string("n/a")) +
+         (st.rss_after_load >= 0 ? format_double("%.1f MB", double(st.rss_after_load) / kMiB) : std::string("n/a")) +
          ", time to first query " +
-         (startup.ns_to_first_query >= 0 ? ns_human(double(startup.ns_to_first_query)) : std::string("n/a")) + "\n\n";
+         (st.ns_to_first_query >= 0 ? ns_human(double(st.ns_to_first_query)) : std::string("n/a")) + "\n\n";
 
-  out += "Leak verdict (warm-up ends at query " +
-         grouped(static_cast<int64_t>(std::llround(r.warmup_boundary_queries))) + ")\n";
-  char line[256];
-  std::snprintf(line, sizeof line, "  %-13s %12s %12s %14s %16s %22s  %s\n", "layer", "start", "end",
-                "growth", "slope/Mquery", "threshold", "verdict");
-  out += line;
-  for (const LayerVerdict &v : r.layers) {
-    const LayerInfo &li = layer_info(v.layer);
-    Metric m = li.metric;
-    std::string name(li.name);
-    if (v.status == VerdictStatus::NotAvailable) {
-      std::snprintf(line, sizeof line, "  %-13s %12s %12s %14s %16s %22s  %s\n", name.c_str(), "-", "-", "-",
-                    "-", "-", "n/a");
-    } else {
-      bool bytes = metric_info(m).unit == Unit::Bytes;
-      std::string slope = bytes ? grouped(std::llround(v.summary.slope_per_query * 1e6)) + " B"
-                                : fmt("%.2f", v.summary.slope_per_query * 1e6);
-      // Threshold as the rule reads: slope above X per query and growth of at least Y.
-      std::string thr = (bytes ? fmt(">%g B/q", v.threshold.slope_limit) : fmt(">%g/q", v.threshold.slope_limit)) +
-                        ", >=" + human(m, v.threshold.min_growth);
-      std::snprintf(line, sizeof line, "  %-13s %12s %12s %14s %16s %22s  %s\n", name.c_str(),
-                    human(m, v.summary.start).c_str(), human(m, v.summary.end).c_str(),
-                    signed_human(m, v.summary.growth_after_warmup).c_str(), slope.c_str(), thr.c_str(),
-                    verdict_name(v.status));
-    }
-    out += line;
-  }
+  verdict_table(out, r);
   out += "\n";
   for (const std::string &e : r.errors) out += "ERROR: " + e + "\n";
-  out += "VERDICT: ";
-  if (r.exit_code == 2) out += "ERROR (the run proves nothing)";
-  else if (r.exit_code == 1) {
-    out += "LEAK in";
-    for (const auto &n : r.leaking_layers) out += " " + n;
-  } else out += "NO LEAK";
-  if (r.exit_code == 2 && !r.leaking_layers.empty()) {
-    out += "; growth seen in";
-    for (const auto &n : r.leaking_layers) out += " " + n;
-  }
-  out += " (exit code " + std::to_string(r.exit_code) + ")\n";
+  out += verdict_line(r);
   return out;
 }
 

@@ -33,13 +33,11 @@ class ShimStatsSource final : public dalmon::NativeStatsSource {
     o.go_heap_alloc = dal(DAL_STAT_GO_HEAP_ALLOC);
     o.go_gc_cycles = dal(DAL_STAT_GO_GC_CYCLES);
     o.go_sys = dal(DAL_STAT_GO_SYS);
-    o.dal_handles_live = dal(DAL_STAT_HANDLES_LIVE);
     o.dal_buffers_live = dal(DAL_STAT_BUFFERS_LIVE);
     o.dal_buffer_bytes_live = dal(DAL_STAT_BUFFER_BYTES_LIVE);
     o.sqlite_memory_used = dal(DAL_STAT_SQLITE_MEMORY_USED);
     o.sqlite_connections = dal(DAL_STAT_CONNECTIONS_OPEN);
     o.dal_statements_live = dal(DAL_STAT_STATEMENTS_LIVE);
-    o.dal_queries = dal(DAL_STAT_QUERIES);
     o.dal_planted_bytes = dal(DAL_STAT_PLANTED_BYTES);
     return true;
   }

@@ -49,6 +49,24 @@ TEST_P(EveryLayer, WarmupThenPlateauIsNoLeak) {
          VerdictStatus::NoLeak);
 }
 
+TEST_P(EveryLayer, GrowthDuringWarmupIsExcluded) {
+  // Growth through a long warm-up (half the run: 0..490k), flat afterwards.
+  // Judged over the whole run it spans two blocks, so its block minima rise
+  // in 2 of 3 steps and slope and growth are far over the limits: a leak.
+  // With warm-up excluded only the flat part is judged: no leak.  So this
+  // fails if the rule ignores the warm-up boundary (unlike the plateau test
+  // above, which the persistence rule alone passes).
+  const double rise = counts() ? 100 : 48 * kMiB;
+  const auto s = make([&](double q) { return std::floor(base() + rise * std::min(q, 490'000.0) / 490'000.0); });
+  auto whole_run = judge(layer(), s, 0.0);
+  ASSERT_EQ(whole_run.status, VerdictStatus::Leak) << "the series must look like a leak when warm-up is included: "
+                                                   << whole_run.reason;
+  auto v = judge(layer(), s, 0.5 * kQueries);
+  EXPECT_EQ(v.status, VerdictStatus::NoLeak) << v.reason;
+  EXPECT_EQ(s.summarize(0.5 * kQueries).post_warmup_samples, 51);
+  EXPECT_DOUBLE_EQ(s.summarize(0.5 * kQueries).growth_after_warmup, 0.0);
+}
+
 TEST_P(EveryLayer, LinearGrowthIsLeak) {
   // 16 bytes per query over 1M queries; for object counts one object per
   // 10,000 queries (100 objects), the same order as one leaked buffer per batch.
@@ -124,15 +142,34 @@ TEST(LeakDetector, SmallLeakBelowSlopeLimitIsNotReported) {
 }
 
 TEST(LeakDetector, SlopeAndGrowthAreReported) {
-  auto v = judge(Layer::GoHeap, make([](double q) { return 1000 + 16.0 * q; }));
-  EXPECT_NEAR(v.summary.slope_per_query, 16.0, 1e-9);
-  EXPECT_NEAR(v.summary.growth_after_warmup, 16.0 * 800'000, 1e-3);
-  EXPECT_DOUBLE_EQ(v.summary.start, 1000);
-  EXPECT_DOUBLE_EQ(v.summary.peak, 1000 + 16.0 * kQueries);
-  EXPECT_DOUBLE_EQ(v.summary.warmup_queries, 200'000);
-  EXPECT_EQ(v.summary.post_warmup_samples, 81);
+  auto s = make([](double q) { return 1000 + 16.0 * q; });
+  auto sum = s.summarize(kWarmup);
+  EXPECT_NEAR(sum.slope_per_query, 16.0, 1e-9);
+  EXPECT_NEAR(sum.growth_after_warmup, 16.0 * 800'000, 1e-3);
+  EXPECT_DOUBLE_EQ(sum.start, 1000);
+  EXPECT_DOUBLE_EQ(sum.peak, 1000 + 16.0 * kQueries);
+  EXPECT_DOUBLE_EQ(sum.warmup_queries, 200'000);
+  EXPECT_EQ(sum.post_warmup_samples, 81);
+  EXPECT_EQ(sum.first_post_warmup, 20u);
+  auto v = judge(Layer::GoHeap, s);
   EXPECT_EQ(v.block_minima.size(), 4u);
   EXPECT_EQ(v.rising_steps, 3);
+  EXPECT_NE(v.reason.find("slope 16 B/query > limit 0.5 B/query"), std::string::npos) << v.reason;
+}
+
+TEST(LeakDetector, RunEndingInsideWarmupHasNoPostWarmupFigures) {
+  // Before, the summary fell back to the last point (1 post-warm-up sample,
+  // growth 0) while the rule counted 0: the two disagreed at this edge.
+  dalmon::MetricSeries s;
+  for (double q = 0; q <= 150'000; q += kEvery) s.add(q, 1000 + 16.0 * q);
+  auto sum = s.summarize(kWarmup);
+  EXPECT_TRUE(sum.available);
+  EXPECT_EQ(sum.post_warmup_samples, 0);
+  EXPECT_EQ(sum.growth_after_warmup, 0);
+  EXPECT_EQ(sum.slope_per_query, 0);
+  auto v = judge(Layer::GoHeap, s);
+  EXPECT_EQ(v.status, VerdictStatus::Insufficient);
+  EXPECT_EQ(v.reason, "0 samples after warm-up, need 6");
 }
 
 TEST(LeakDetector, SlopeIsStableAtHundredMillionQueries) {

@@ -7,6 +7,8 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -112,7 +114,12 @@ TEST(Monitor, MissingAnswersGiveExitCodeTwo) {
   m.count(500'000, 0, 0, 0);
   auto r = m.finish();
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.errors.back().find("missing answers: 500000 of 1000000"), std::string::npos);
+  EXPECT_NE(r.errors.back().find("missing answers: 500,000 of 1,000,000 planned queries answered"), std::string::npos)
+      << r.errors.back();
+  EXPECT_FALSE(r.interrupted);
+  // 31 samples after warm-up (200k..500k): enough for a verdict, marked partial.
+  EXPECT_TRUE(r.partial);
+  EXPECT_TRUE(r.layers[static_cast<int>(Layer::Malloc)].partial);
 }
 
 TEST(Monitor, DriverFailureGivesExitCodeTwo) {
@@ -135,9 +142,115 @@ TEST(Monitor, TooFewSamplesIsAnError) {
   dalmon::Monitor m(p, &src, std::make_unique<fakes::FakeProbe>(w));
   m.sample(0, {}, err);
   m.sample(1000, {}, err);
+  m.count(1000, 0, 0, 0);
   auto r = m.finish();
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.errors.back().find("too few samples"), std::string::npos);
+  ASSERT_EQ(r.errors.size(), 1u);
+  // A complete run: the advice to sample more often is the right one.
+  EXPECT_EQ(r.errors.back(),
+            "a verdict needs at least 6 samples after warm-up (warm-up ends at query 200); this run has 1; "
+            "take samples more often (sample_every)");
+  EXPECT_FALSE(r.partial);
+}
+
+// A run stopped at 450k of 1M planned queries, sampled every 10k: the
+// samples 200k..450k (26) are enough for a verdict on every layer.
+dalmon::RunResult interrupted_run(int64_t stop_at, std::optional<Layer> leak, const char *cause) {
+  fakes::World w;
+  w.leak = leak;
+  dalmon::RunParams p;
+  std::string err;
+  if (!dalmon::parse_run_params("queries=1000000;sample_every=10000", p, err)) throw std::runtime_error(err);
+  fakes::FakeSource src(w);
+  dalmon::Monitor m(p, &src, std::make_unique<fakes::FakeProbe>(w));
+  for (w.q = 0; w.q <= stop_at; w.q += 10'000) m.sample(w.q, fakes::js_of(w), err);
+  m.count(stop_at, 0, 0, 0);
+  m.mark_interrupted(cause);
+  return m.finish();
+}
+
+TEST(Monitor, InterruptedRunGivesAPartialVerdict) {
+  auto r = interrupted_run(450'000, std::nullopt, "SIGINT");
+  EXPECT_EQ(r.exit_code, 2);  // incomplete: no proof of "no leak"
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_TRUE(r.partial);
+  EXPECT_EQ(r.answered, 450'000);
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0], "interrupted (SIGINT) after 450,000 of 1,000,000 planned queries");
+  for (const auto &v : r.layers) {
+    EXPECT_EQ(v.status, dalmon::VerdictStatus::NoLeak) << dalmon::layer_info(v.layer).name << ": " << v.reason;
+    EXPECT_TRUE(v.partial);
+  }
+  // The warm-up boundary stays at 20 % of the PLANNED run.
+  EXPECT_EQ(r.warmup_boundary_queries, 200'000);
+  EXPECT_EQ(r.post_warmup_samples, 26);
+}
+
+TEST(Monitor, InterruptedRunStillNamesALeak) {
+  auto r = interrupted_run(600'000, Layer::GoHeap, "");
+  EXPECT_EQ(r.exit_code, 2);
+  ASSERT_EQ(r.leaking_layers.size(), 1u);
+  EXPECT_EQ(r.leaking_layers[0], "go_heap");
+  EXPECT_TRUE(r.layers[static_cast<int>(Layer::GoHeap)].partial);
+  EXPECT_EQ(r.errors[0], "interrupted after 600,000 of 1,000,000 planned queries");
+}
+
+TEST(Monitor, InterruptedDuringWarmupSaysWhatAVerdictNeeds) {
+  auto r = interrupted_run(150'000, std::nullopt, "SIGTERM");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_FALSE(r.partial);
+  ASSERT_EQ(r.errors.size(), 2u);
+  EXPECT_EQ(r.errors[0], "interrupted (SIGTERM) after 150,000 of 1,000,000 planned queries");
+  // No advice about sample_every: the run was cut short, not sampled too rarely.
+  EXPECT_EQ(r.errors[1], "a verdict needs at least 6 samples after warm-up (warm-up ends at query 200,000); "
+                         "this run has 0");
+  for (const auto &v : r.layers) {
+    if (v.status == dalmon::VerdictStatus::NotAvailable) continue;
+    EXPECT_EQ(v.status, dalmon::VerdictStatus::Insufficient) << dalmon::layer_info(v.layer).name;
+    EXPECT_FALSE(v.partial);
+  }
+}
+
+TEST(Monitor, InterruptedWithSomeLayersShortOfSamples) {
+  // 200k..240k: 5 samples after warm-up, one short of a verdict.
+  auto r = interrupted_run(240'000, std::nullopt, "SIGINT");
+  EXPECT_EQ(r.post_warmup_samples, 5);
+  ASSERT_EQ(r.errors.size(), 2u);
+  EXPECT_EQ(r.errors[1], "a verdict needs at least 6 samples after warm-up (warm-up ends at query 200,000); "
+                         "this run has 5");
+}
+
+TEST(Monitor, WarmupIsExcludedThroughTheWholePipeline) {
+  // malloc grows by 32 MiB during the first half of the run and then stays.
+  // With warmup=0.5 the Monitor must judge only the flat half: no leak.
+  // The same samples with warmup=0 are a leak, so the first result can only
+  // come from the warm-up being excluded.
+  auto run = [](const char *warmup) {
+    dalmon::RunParams p;
+    std::string err;
+    if (!dalmon::parse_run_params(std::string("queries=1000000;sample_every=10000;warmup=") + warmup, p, err))
+      throw std::runtime_error(err);
+    struct RampProbe final : dalmon::ProcessProbe {
+      int64_t *q;
+      explicit RampProbe(int64_t *queries) : q(queries) {}
+      dalmon::ProcessFigures read() noexcept override {
+        dalmon::ProcessFigures f;
+        f.rss = 64 << 20;
+        f.malloc_in_use = (8 << 20) + (32 << 20) * std::min<int64_t>(*q, 490'000) / 490'000;
+        return f;
+      }
+    };
+    int64_t q = 0;
+    dalmon::Monitor m(p, nullptr, std::make_unique<RampProbe>(&q));
+    for (q = 0; q <= 1'000'000; q += 10'000) m.sample(q, {}, err);
+    m.count(1'000'000, 0, 0, 0);
+    return m.finish().layers[static_cast<int>(Layer::Malloc)];
+  };
+  dalmon::set_native_stats_source(nullptr);
+  auto included = run("0");
+  ASSERT_EQ(included.status, dalmon::VerdictStatus::Leak) << included.reason;
+  auto excluded = run("0.5");
+  EXPECT_EQ(excluded.status, dalmon::VerdictStatus::NoLeak) << excluded.reason;
 }
 
 TEST(Monitor, SamplesMustNotGoBackwardsAndNotAfterFinish) {
@@ -196,7 +309,7 @@ TEST(Monitor, RealProcessMallocLeakIsCaught) {
   EXPECT_EQ(r.exit_code, 1);
   auto &v = r.layers[static_cast<int>(Layer::Malloc)];
   EXPECT_EQ(v.status, dalmon::VerdictStatus::Leak) << v.reason;
-  EXPECT_NEAR(v.summary.slope_per_query, 16.25, 1.0);
+  EXPECT_NEAR(r.summary_of(Layer::Malloc).slope_per_query, 16.25, 1.0);
 }
 
 TEST(Monitor, RealProcessCleanRunIsNoLeak) {

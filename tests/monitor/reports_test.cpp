@@ -1,10 +1,13 @@
 // Text and JSON reports: blocks, figures, schema, escaping.
 #include <gtest/gtest.h>
 
+#include <sstream>
+#include <vector>
+
 #include "fakes.hpp"
+#include "format.hpp"
 #include "json_writer.hpp"
 #include "mini_json.hpp"
-#include "text_report.hpp"
 
 namespace {
 
@@ -33,18 +36,123 @@ struct SeedRun {
   }
 };
 
-TEST(TextReport, HasTheSeedBlocksAndTheNewFigures) {
+std::vector<std::string> lines_of(const std::string &t) {
+  std::vector<std::string> out;
+  std::istringstream in(t);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+// The line of the verdict table (after "Leak verdict") that starts with the layer's name.
+std::string verdict_row(const std::string &t, const std::string &layer) {
+  bool in_table = false;
+  for (const auto &l : lines_of(t)) {
+    in_table = in_table || l.rfind("Leak verdict", 0) == 0;
+    if (in_table && l.rfind("  " + layer + " ", 0) == 0) return l;
+  }
+  return "";
+}
+
+TEST(TextReport, HasTheSeedFiguresAndTheNewOnes) {
   SeedRun run;
   const std::string &t = run.m->text_report();
   for (const char *needle :
-       {"\nSTART\n", "\nITERATION 1,000,000\n", "\nITERATION 99,000,000\n", "\nAVERAGE\n", "\nEND 100,000,000\n",
+       {"Memory: START at query 0, AVERAGE of 101 samples, END at query 100,000,000\n",
+        "START", "AVERAGE", "END", "\n  rss ", "\n  go_heap_alloc ",
         "Data transferred: 11,539 MB", "Time to end: ", "Queries per second: ", "p50 ", "p97.5 ", "p99 ",
-        "max ", "CPU: ", "RSS after load 32.0 MB", "time to first query 12.35 ms", "Leak verdict",
+        "max ", "CPU: ", "RSS after load 32.0 MB", "time to first query 12.35 ms",
+        "Leak verdict: warm-up ends at query 20,000,000; growth and slope after warm-up, "
+        "queries 20,000,000..100,000,000 (81 samples)",
         "js_heap", "shim_buffers", "statements", "VERDICT: NO LEAK (exit code 0)"}) {
     EXPECT_NE(t.find(needle), std::string::npos) << "missing: " << needle << "\n" << t;
   }
   // Same bytes on a second call (callers size a buffer, then fetch).
   EXPECT_EQ(&t, &run.m->text_report());
+}
+
+TEST(TextReport, DefaultRunFitsOnAScreen) {
+  // 101 samples used to print 101 blocks (1,554 lines for a default run).
+  SeedRun run;
+  const std::string &t = run.m->text_report();
+  auto lines = lines_of(t);
+  EXPECT_LE(lines.size(), 60u) << t;
+  EXPECT_EQ(t.find("ITERATION"), std::string::npos) << t;
+}
+
+TEST(TextReport, VerboseListsEverySample) {
+  SeedRun run("driver=node-napi;queries=100000000;sample_every=1000000;verbose=1");
+  const std::string &t = run.m->text_report();
+  for (const char *needle : {"\nSTART\n", "\nITERATION 1,000,000\n", "\nITERATION 99,000,000\n",
+                             "\nEND 100,000,000\n", "Memory: START", "VERDICT: NO LEAK"})
+    EXPECT_NE(t.find(needle), std::string::npos) << "missing: " << needle;
+  size_t iterations = 0;
+  for (const auto &l : lines_of(t)) iterations += l.rfind("ITERATION ", 0) == 0;
+  EXPECT_EQ(iterations, 99u);
+}
+
+TEST(TextReport, SlopeAndLimitShareTheirUnit) {
+  // malloc leaks 16 B/query: its slope and its limit are both in B/q, and
+  // object-count layers both in /q, so a reader compares like with like.
+  SeedRun run("queries=100000000;sample_every=1000000", true);
+  const std::string &t = run.m->text_report();
+  const std::string malloc_row = verdict_row(t, "malloc");
+  ASSERT_FALSE(malloc_row.empty()) << t;
+  EXPECT_NE(malloc_row.find(" B/q"), malloc_row.rfind(" B/q")) << "slope and limit both in B/q: " << malloc_row;
+  EXPECT_NE(malloc_row.find("> 0.5 B/q"), std::string::npos) << malloc_row;
+  EXPECT_NE(malloc_row.find("16 B/q"), std::string::npos) << malloc_row;  // the planted 16 B/query itself
+  EXPECT_NE(malloc_row.find("leak"), std::string::npos) << malloc_row;
+  const std::string stmt_row = verdict_row(t, "statements");
+  EXPECT_NE(stmt_row.find("> 0/q"), std::string::npos) << stmt_row;
+  EXPECT_EQ(stmt_row.find("B/q"), std::string::npos) << stmt_row;
+  EXPECT_NE(t.find("B/q = bytes per query"), std::string::npos);
+}
+
+TEST(TextReport, InterruptedRunSaysSoAndGivesAPartialVerdict) {
+  fakes::World w;
+  fakes::FakeSource src(w);
+  dalmon::RunParams p;
+  std::string err;
+  ASSERT_TRUE(dalmon::parse_run_params("driver=fake;queries=1000000;sample_every=10000", p, err));
+  dalmon::Monitor m(p, &src, std::make_unique<fakes::FakeProbe>(w));
+  for (w.q = 0; w.q <= 450'000; w.q += 10'000) m.sample(w.q, {}, err);
+  m.count(450'000, 0, 0, 0);
+  m.mark_interrupted("SIGINT");
+  const std::string &t = m.text_report();
+  EXPECT_NE(t.find("ERROR: interrupted (SIGINT) after 450,000 of 1,000,000 planned queries\n"), std::string::npos)
+      << t;
+  EXPECT_NE(t.find("queries 200,000..450,000 (26 samples)"), std::string::npos) << t;
+  EXPECT_NE(verdict_row(t, "rss").find("no leak (partial)"), std::string::npos) << t;
+  EXPECT_NE(verdict_row(t, "js_heap").find("n/a"), std::string::npos) << t;
+  EXPECT_NE(t.find("VERDICT: ERROR, interrupted after 450,000 queries; partial verdict: no leak in the 7 layers "
+                   "judged (exit code 2)"),
+            std::string::npos)
+      << t;
+  EXPECT_EQ(t.find("sample_every"), std::string::npos) << "no advice to sample more often: " << t;
+  EXPECT_LE(lines_of(t).size(), 60u);
+}
+
+TEST(TextReport, InterruptedInWarmupSaysWhatAVerdictNeeds) {
+  fakes::World w;
+  fakes::FakeSource src(w);
+  dalmon::RunParams p;
+  std::string err;
+  ASSERT_TRUE(dalmon::parse_run_params("driver=fake;queries=100000000;sample_every=1000000", p, err));
+  dalmon::Monitor m(p, &src, std::make_unique<fakes::FakeProbe>(w));
+  for (w.q = 0; w.q <= 3'000'000; w.q += 1'000'000) m.sample(w.q, {}, err);
+  m.count(3'000'000, 0, 0, 0);
+  m.mark_interrupted("");
+  const std::string &t = m.text_report();
+  EXPECT_NE(t.find("ERROR: interrupted after 3,000,000 of 100,000,000 planned queries\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("ERROR: a verdict needs at least 6 samples after warm-up (warm-up ends at query 20,000,000); "
+                   "this run has 0\n"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("Leak verdict: warm-up ends at query 20,000,000; no sample after warm-up"), std::string::npos) << t;
+  EXPECT_NE(verdict_row(t, "rss").find("insufficient"), std::string::npos) << t;
+  EXPECT_NE(t.find("VERDICT: ERROR, interrupted after 3,000,000 queries, before any layer had enough samples for a "
+                   "verdict (exit code 2)"),
+            std::string::npos)
+      << t;
 }
 
 TEST(TextReport, NamesTheLeakingLayer) {
@@ -69,21 +177,21 @@ TEST(TextReport, SaysErrorOnErrors) {
 }
 
 TEST(TextReport, Formatting) {
-  EXPECT_EQ(dalmon::TextReport::mib_grouped(12'100'000'000.0), "11,539");
-  EXPECT_EQ(dalmon::TextReport::grouped(0), "0");
-  EXPECT_EQ(dalmon::TextReport::grouped(999), "999");
-  EXPECT_EQ(dalmon::TextReport::grouped(1000), "1,000");
-  EXPECT_EQ(dalmon::TextReport::grouped(-1234567), "-1,234,567");
-  EXPECT_EQ(dalmon::TextReport::duration(76.586), "1:16.586");
-  EXPECT_EQ(dalmon::TextReport::duration(46.25), "0:46.250");
-  EXPECT_EQ(dalmon::TextReport::duration(3725.5), "1:02:05.500");
+  EXPECT_EQ(dalmon::mib_grouped(12'100'000'000.0), "11,539");
+  EXPECT_EQ(dalmon::grouped(0), "0");
+  EXPECT_EQ(dalmon::grouped(999), "999");
+  EXPECT_EQ(dalmon::grouped(1000), "1,000");
+  EXPECT_EQ(dalmon::grouped(-1234567), "-1,234,567");
+  EXPECT_EQ(dalmon::duration_text(76.586), "1:16.586");
+  EXPECT_EQ(dalmon::duration_text(46.25), "0:46.250");
+  EXPECT_EQ(dalmon::duration_text(3725.5), "1:02:05.500");
 }
 
 TEST(JsonReport, ParsesAndFollowsTheSchema) {
   SeedRun run;
   auto j = minijson::parse(run.m->json_report());
   EXPECT_EQ(j["schema"].str, "dalkit-stress-report");
-  EXPECT_EQ(j["version"].num, 1);
+  EXPECT_EQ(j["version"].num, 2);
   EXPECT_EQ(j["run"]["driver"].str, "node-napi");
   EXPECT_EQ(j["run"]["queries_planned"].num, 1e8);
   EXPECT_EQ(j["run"]["warmup_share"].num, 0.2);
@@ -106,11 +214,25 @@ TEST(JsonReport, ParsesAndFollowsTheSchema) {
   EXPECT_EQ(j["samples"][3]["planted_bytes"].type, minijson::Value::Null);  // -1 -> null
   EXPECT_TRUE(j["summary"]["rss"]["available"].b);
   EXPECT_TRUE(j["summary"]["rss"].has("slope_per_mquery"));
+  EXPECT_EQ(j["summary"]["rss"]["post_warmup_samples"].num, 81);
+  EXPECT_EQ(j["summary"]["rss"]["warmup_end_queries"].num, 2e7);
   ASSERT_EQ(j["layers"].arr.size(), static_cast<size_t>(dalmon::kLayerCount));
   EXPECT_EQ(j["layers"][0]["layer"].str, "js_heap");
   EXPECT_EQ(j["layers"][0]["verdict"].str, "no leak");
+  EXPECT_FALSE(j["layers"][0]["partial"].b);
+  // A layer's figures are its metric's summary, written once.
+  for (const char *k : {"start", "end", "growth_after_warmup", "slope_per_mquery"})
+    EXPECT_FALSE(j["layers"][2].has(k)) << k;
+  EXPECT_EQ(j["layers"][2]["metric"].str, "rss");
   EXPECT_EQ(j["verdict"]["overall"].str, "no leak");
   EXPECT_EQ(j["verdict"]["exit_code"].num, 0);
+  EXPECT_EQ(j["verdict"]["queries_answered"].num, 1e8);
+  EXPECT_FALSE(j["verdict"]["interrupted"].b);
+  EXPECT_EQ(j["verdict"]["interrupt_cause"].type, minijson::Value::Null);
+  EXPECT_FALSE(j["verdict"]["partial"].b);
+  EXPECT_EQ(j["verdict"]["span"]["samples"].num, 81);
+  EXPECT_EQ(j["verdict"]["span"]["first_queries"].num, 2e7);
+  EXPECT_EQ(j["verdict"]["span"]["last_queries"].num, 1e8);
   EXPECT_TRUE(j["verdict"]["errors"].arr.empty());
 }
 
@@ -121,6 +243,30 @@ TEST(JsonReport, LeakAndErrorAreInTheVerdict) {
   EXPECT_EQ(j["verdict"]["exit_code"].num, 1);
   ASSERT_EQ(j["verdict"]["leaking_layers"].arr.size(), 1u);
   EXPECT_EQ(j["verdict"]["leaking_layers"][0].str, "malloc");
+}
+
+TEST(JsonReport, InterruptedRunIsPartial) {
+  fakes::World w;
+  fakes::FakeSource src(w);
+  dalmon::RunParams p;
+  std::string err;
+  ASSERT_TRUE(dalmon::parse_run_params("queries=100000000;sample_every=1000000", p, err));
+  dalmon::Monitor m(p, &src, std::make_unique<fakes::FakeProbe>(w));
+  for (w.q = 0; w.q <= 10'000'000; w.q += 1'000'000) m.sample(w.q, {}, err);
+  m.count(10'000'000, 0, 0, 0);
+  m.mark_interrupted("SIGTERM");
+  auto j = minijson::parse(m.json_report());
+  EXPECT_EQ(j["verdict"]["exit_code"].num, 2);
+  EXPECT_TRUE(j["verdict"]["interrupted"].b);
+  EXPECT_EQ(j["verdict"]["interrupt_cause"].str, "SIGTERM");
+  EXPECT_FALSE(j["verdict"]["partial"].b);  // nothing judged: the run ended in warm-up
+  EXPECT_EQ(j["verdict"]["span"]["samples"].num, 0);
+  EXPECT_EQ(j["verdict"]["span"]["first_queries"].type, minijson::Value::Null);
+  // No post-warm-up sample: no growth or slope, rather than a made-up 0.
+  EXPECT_EQ(j["summary"]["rss"]["post_warmup_samples"].num, 0);
+  EXPECT_EQ(j["summary"]["rss"]["growth_after_warmup"].type, minijson::Value::Null);
+  EXPECT_EQ(j["summary"]["rss"]["slope_per_mquery"].type, minijson::Value::Null);
+  EXPECT_EQ(j["layers"][2]["verdict"].str, "insufficient");
 }
 
 TEST(JsonReport, HostileStringsStayValidJson) {

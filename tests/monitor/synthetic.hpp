@@ -31,9 +31,11 @@ inline dalmon::MetricSeries make(const std::function<double(double)> &f) {
   return s;
 }
 
-inline dalmon::LayerVerdict judge(dalmon::Layer layer, const dalmon::MetricSeries &s) {
+// Judge with the default thresholds, warm-up ending at `boundary`; the
+// summary is computed once and handed to the rule, as the Monitor does.
+inline dalmon::LayerVerdict judge(dalmon::Layer layer, const dalmon::MetricSeries &s, double boundary = kWarmup) {
   const auto &t = dalmon::default_thresholds()[static_cast<int>(layer)];
-  return dalmon::LeakDetector::judge(layer, s, kWarmup, t, 6);
+  return dalmon::LeakDetector::judge(layer, s, s.summarize(boundary), t, 6);
 }
 
 inline bool is_count_layer(dalmon::Layer l) {
