@@ -19,7 +19,27 @@ const ctx = {
   childCommand: (script) => [Deno.execPath(), 'run', ...PERMISSIONS, script],
   stressCommand: (args) => [Deno.execPath(), 'run', ...PERMISSIONS, 'stress.ts', ...args],
   plantLayer: 'js_external',
+  child,
 };
+
+// Children through Deno.Command: a child spawned with Deno 2.9's
+// node:child_process dies of a SIGINT sent with kill() even when it has a
+// SIGINT handler (seen with a plain script, no FFI involved), which would
+// hide what this suite checks.
+async function child(cmd, args, { onStdout } = {}) {
+  const p = new Deno.Command(cmd, { args, cwd: new URL('../..', import.meta.url), stdout: 'piped', stderr: 'piped' }).spawn();
+  const decoder = new TextDecoder();
+  let stderr = '';
+  const errDone = (async () => { for await (const c of p.stderr) stderr += decoder.decode(c, { stream: true }); })();
+  let stdout = '';
+  for await (const c of p.stdout) {
+    stdout += decoder.decode(c, { stream: true });
+    onStdout?.(stdout, p);
+  }
+  const status = await p.status;
+  await errDone;
+  return { code: status.signal ? null : status.code, signal: status.signal, stdout, stderr };
+}
 
 // The Go runtime's threads and the library stay loaded for the process's
 // life (never dlclose a Go library): not a resource leak of a test.
