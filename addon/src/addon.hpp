@@ -1,0 +1,96 @@
+// addon.hpp -- per-environment state of dalkit.node.
+//
+// The addon is context-aware: each Node environment that loads it (the main
+// thread, every worker_thread) gets its own Addon, stored as the
+// environment's instance data and deleted when that environment shuts down.
+// Nothing here is process-global; what is process-wide (the loaded DAL, the
+// shim's counters, the monitor's runs) lives in the shim itself.
+#pragma once
+
+#include <napi.h>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "dalshim.hpp"
+
+namespace dalkit {
+
+class Addon {
+ public:
+  explicit Addon(Napi::Env env);
+  ~Addon();
+  Addon(const Addon&) = delete;
+  Addon& operator=(const Addon&) = delete;
+
+  static Addon& of(Napi::Env env) { return *env.GetInstanceData<Addon>(); }
+
+  // A DalError (lib/errors.js) for a shim/DAL code, ready to throw or to
+  // reject a promise with.  request_id < 0: unknown.
+  // sqlite_code != 0: SQLite's extended result code of an SQL error.
+  Napi::Value dal_error(int32_t code, const std::string& message, int64_t request_id = -1,
+                        int32_t sqlite_code = 0) const;
+  Napi::Value dal_error(const dalshim::Error& e) const {
+    return dal_error(e.code(), e.message(), e.is_sql() ? static_cast<int64_t>(e.id()) : -1, e.sqlite_code());
+  }
+  [[noreturn]] void throw_dal_error(const dalshim::Error& e) const {
+    throw Napi::Error(env_, dal_error(e));
+  }
+  [[noreturn]] void throw_dal_error(int32_t code, const std::string& message) const {
+    throw Napi::Error(env_, dal_error(code, message));
+  }
+
+  // Scratch for synchronous calls on this environment's thread: the encoded
+  // request and the response buffer, reused so the hot path allocates
+  // nothing.  Their capacity is reported to V8 (AdjustExternalMemory) as
+  // native memory held on behalf of JS.
+  //
+  // A Lease gives one synchronous call exclusive use of the scratch.  A
+  // nested call on the same thread (a getter inside a filter that runs a
+  // query itself) gets private buffers instead of clobbering the outer one.
+  class Lease {
+   public:
+    explicit Lease(Addon& a) : a_(a), shared_(!a.scratch_busy_) {
+      if (shared_) a_.scratch_busy_ = true;
+      else own_response_.resize(4096);
+    }
+    ~Lease() {
+      if (shared_) {
+        a_.scratch_busy_ = false;
+        a_.account_scratch();
+      }
+    }
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    dalshim::Encoder& encoder() { return shared_ ? a_.encoder_ : own_encoder_; }
+    std::span<uint8_t> response() {
+      return shared_ ? std::span<uint8_t>(a_.response_) : std::span<uint8_t>(own_response_);
+    }
+
+   private:
+    Addon& a_;
+    bool shared_;
+    dalshim::Encoder own_encoder_;
+    std::vector<uint8_t> own_response_;
+  };
+  // Report a change of the scratch's capacity to V8.
+  void account_scratch();
+
+  Napi::FunctionReference database_ctor;
+  Napi::FunctionReference dal_error_ctor;   // set by init() from lib/errors.js
+  Napi::ObjectReference object_prototype;   // Object.prototype, for the encoder's plain-object test
+
+ private:
+  Napi::Env env_;
+  bool scratch_busy_ = false;
+  dalshim::Encoder encoder_;
+  std::vector<uint8_t> response_;
+  int64_t reported_bytes_ = 0;
+};
+
+// A request id argument: a safe non-negative integer or a BigInt < 2^63.
+uint64_t request_id_arg(const Napi::Value& v);
+
+}  // namespace dalkit

@@ -1,0 +1,138 @@
+#include "async_query.hpp"
+
+#include <cstring>
+#include <new>
+
+#include "addon.hpp"
+#include "database.hpp"
+
+namespace dalkit {
+namespace {
+
+// Initial response buffer of a worker: fits the common response; larger
+// ones are fetched with take_pending on the same pool thread.
+constexpr size_t kInitialResponse = 4096;
+
+}  // namespace
+
+AsyncQuery::AsyncQuery(Napi::Env env, Database* db, Kind kind, std::vector<uint8_t> request)
+    : Napi::AsyncWorker(env, "dalkit.query"),
+      kind_(kind),
+      db_(db),
+      db_ref_(Napi::Persistent(db->Value())),
+      deferred_(Napi::Promise::Deferred::New(env)),
+      request_(std::move(request)) {}
+
+AsyncQuery::~AsyncQuery() = default;
+
+Napi::Promise AsyncQuery::queue() {
+  response_.resize(kInitialResponse);
+  reported_ = static_cast<int64_t>(request_.capacity() + response_.capacity());
+  Napi::MemoryManagement::AdjustExternalMemory(Env(), reported_);
+  db_->async_started();
+  Napi::Promise p = deferred_.Promise();
+  Queue();  // the worker deletes itself after OnOK/OnError
+  return p;
+}
+
+Napi::Promise AsyncQuery::Decoded(Napi::Env env, Database* db, std::vector<uint8_t> request, Shape shape,
+                                  uint64_t id) {
+  auto* w = new AsyncQuery(env, db, Kind::Decoded, std::move(request));
+  w->shape_ = shape;
+  w->id_ = id;
+  return w->queue();
+}
+
+Napi::Promise AsyncQuery::Raw(Napi::Env env, Database* db, std::vector<uint8_t> request) {
+  return (new AsyncQuery(env, db, Kind::Raw, std::move(request)))->queue();
+}
+
+Napi::Promise AsyncQuery::Into(Napi::Env env, Database* db, std::vector<uint8_t> request, Napi::Object target) {
+  auto* w = new AsyncQuery(env, db, Kind::Into, std::move(request));
+  w->target_ref_ = Napi::Persistent(target);
+  return w->queue();
+}
+
+// Pool thread: no JS here.  The handle cannot change under us: close() is
+// deferred while this query is in flight.
+void AsyncQuery::Execute() {
+  try {
+    const dalshim::Database& db = db_->db_;
+    auto n = db.query_into(request_, response_);
+    if (!n) {
+      code_ = n.error().code();
+      message_ = n.error().message();
+      return;
+    }
+    response_len_ = static_cast<size_t>(*n);
+    if (response_len_ > response_.size()) {
+      response_.resize(response_len_);
+      auto m = db.take_pending(response_);
+      if (!m) {
+        code_ = m.error().code();
+        message_ = m.error().message();
+      }
+    }
+  } catch (const std::bad_alloc&) {
+    code_ = DALSHIM_E_NOMEM;
+    message_ = "out of memory for the response";
+  }
+}
+
+void AsyncQuery::OnOK() { settle(Env()); }
+
+// Only reached if node-addon-api itself reports a failure (Execute never
+// calls SetError): reject with that error, after the same bookkeeping.
+void AsyncQuery::OnError(const Napi::Error& e) {
+  Napi::Env env = Env();
+  Napi::HandleScope scope(env);
+  Napi::MemoryManagement::AdjustExternalMemory(env, -reported_);
+  reported_ = 0;
+  db_->async_finished(env);
+  deferred_.Reject(e.Value());
+}
+
+void AsyncQuery::settle(Napi::Env env) {
+  Napi::HandleScope scope(env);
+  Addon& a = Addon::of(env);
+  Napi::MemoryManagement::AdjustExternalMemory(env, -reported_);
+  reported_ = 0;
+  db_->async_finished(env);
+  if (code_ < 0) {
+    deferred_.Reject(a.dal_error(code_, message_));
+    return;
+  }
+  db_->count(request_.size(), response_len_);
+  std::span<const uint8_t> resp(response_.data(), response_len_);
+  try {
+    switch (kind_) {
+      case Kind::Decoded:
+        deferred_.Resolve(decode_response(env, a, resp, shape_, id_));
+        return;
+      case Kind::Raw:
+        deferred_.Resolve(Napi::Buffer<uint8_t>::Copy(env, resp.data(), resp.size()));
+        return;
+      case Kind::Into: {
+        Napi::Value t = target_ref_.Value();
+        size_t cap = 0;
+        uint8_t* data = nullptr;
+        if (t.IsTypedArray() && t.As<Napi::TypedArray>().TypedArrayType() == napi_uint8_array) {
+          auto u8 = t.As<Napi::Uint8Array>();
+          cap = u8.ElementLength();  // re-read: the target may have been detached meanwhile
+          data = u8.Data();
+        }
+        if (response_len_ <= cap) {
+          std::memcpy(data, resp.data(), response_len_);
+        } else {
+          db_->hold_pending(env, std::vector<uint8_t>(resp.begin(), resp.end()));
+        }
+        deferred_.Resolve(Napi::Number::New(env, static_cast<double>(response_len_)));
+        return;
+      }
+    }
+  } catch (const Napi::Error& e) {
+    deferred_.Reject(e.Value());
+  }
+}
+
+}  // namespace dalkit

@@ -1,0 +1,306 @@
+// driver.js -- the runtime-agnostic core of the JS stress drivers.
+//
+// A thin per-runtime entry (stress/node/main.js for the addon; the FFI
+// drivers for koffi, Bun and Deno) passes a `binding`:
+//
+//   {
+//     name,                 // driver name in the report, e.g. "node-addon"
+//     runtime,              // e.g. "node v20.20.2"
+//     moduleUrl,            // URL of a module exporting createBinding() (for --workers)
+//     load(),               // load the DAL now (RSS after load is read right after)
+//     open({dir, options}), // a Database with queryInto/queryRaw/In()/stats()/close()
+//                           // and their async forms (lib/database.js's API)
+//     monitor,              // the dalmon_* C ABI: start, markStartup, sample,
+//                           // recordLatencies, count, fail, finish, reportText,
+//                           // writeJson, end, rssBytes
+//     gc(),                 // a full collection of this JS heap
+//     memory(),             // {jsHeapUsed, jsHeapTotal, jsExternal, jsArrayBuffers} (-1 = n/a)
+//   }
+//
+// and gets the dalstress run: the same steps (docs/dalstress.md), the same
+// monitor, report and exit codes (0 no leak, 1 leak, 2 error).  What is
+// JS-specific: before each sample the driver collects garbage twice with an
+// event-loop turn in between (N-API finalizers run only when the loop turns,
+// nodejs/node#26667), and it yields to the event loop after every chunk of
+// queries so finalizers, worker messages and signals are never starved.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import process from 'node:process';
+import { Worker } from 'node:worker_threads';
+
+import { effectiveSampleEvery, openOptions, parseOptions, usage, UsageError } from './options.js';
+import { makeJsPlant } from './plants.js';
+import { Progress } from './progress.js';
+import { Workload } from './workload.js';
+
+// Queries between event-loop turns.  A turn costs a few microseconds; 1024
+// queries take several milliseconds, so the loop pays well under 1 %.
+const CHUNK = 1024;
+// How often the main thread looks at the workers' progress.
+const POLL_MS = 5;
+
+export const yieldNow = () => new Promise((resolve) => setImmediate(resolve));
+
+/** GC twice with an event-loop turn between and after (finalizers run in the turns). */
+export async function collect(binding) {
+  binding.gc();
+  await yieldNow();
+  binding.gc();
+  await yieldNow();
+}
+
+const out = (s) => process.stdout.write(s);
+const err = (s) => process.stderr.write(s);
+
+/**
+ * Run the stress driver with argv (flags only).  Returns the exit code;
+ * the caller exits with it.
+ * @param {object|(() => Promise<object>)} binding  see above, or an async
+ *        factory of it (called after the flags are parsed)
+ * @param {string[]} argv
+ * @param {{program: string, vias?: string[]}} how
+ */
+export async function main(binding, argv, { program, vias = ['addon'] }) {
+  let o;
+  try {
+    o = parseOptions(argv, vias);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    err(`${program}: ${e.message}\n\n${usage(program, vias)}`);
+    return 2;
+  }
+  if (o.help) {
+    out(usage(program, vias));
+    return 0;
+  }
+  if (typeof binding === 'function') {
+    try {
+      binding = await binding(o); // o: the parsed flags (--via picks the binding)
+    } catch (e) {
+      err(`${program}: ${describeError(e)}\n`);
+      return 2;
+    }
+  }
+  const temporary = !o.dbDir;
+  let dir;
+  try {
+    dir = temporary ? mkdtempSync(join(tmpdir(), 'dalstress-js-')) : o.dbDir;
+    if (!temporary) mkdirSync(dir, { recursive: true });
+  } catch (e) {
+    err(`${program}: cannot create the data directory: ${e.message}\n`);
+    return 2;
+  }
+  // Ctrl-C / SIGTERM: stop at the next event-loop turn, report, exit 2 (as
+  // dalstress).  A second signal exits at once.
+  let interrupted = null;
+  const onSignal = (sig) => {
+    if (interrupted !== null) {
+      if (temporary) rmSync(dir, { recursive: true, force: true });
+      process.exit(2);
+    }
+    interrupted = sig;
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    return await stress(binding, o, { program, dir, temporary, interrupted: () => interrupted });
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    if (temporary) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function describeError(e) {
+  return `${e && e.code ? `${e.code}: ` : ''}${e && e.message ? e.message : String(e)}`;
+}
+
+async function stress(binding, o, { program, dir, temporary, interrupted }) {
+  const { monitor } = binding;
+  try {
+    binding.load();
+  } catch (e) {
+    err(`${program}: cannot load the DAL: ${describeError(e)}\n`);
+    return 2;
+  }
+  const rssAfterLoad = monitor.rssBytes();
+  let db;
+  try {
+    db = binding.open({ dir, options: openOptions(o) });
+  } catch (e) {
+    err(`${program}: cannot open ${dir}: ${describeError(e)}\n`);
+    return 2;
+  }
+
+  const sampleEvery = effectiveSampleEvery(o);
+  const threads = Math.max(1, o.workers);
+  const planted = o.plant ? ` planted ${o.plant.layer}:${o.plant.bytes}` : '';
+  const mode = `${o.api}${o.async ? ' async' : ''}${o.workers ? ` in ${o.workers} workers` : ''}${planted}`;
+  const params = [
+    `driver=${binding.name}`, `runtime=${binding.runtime}`, `mode=${mode}`, `queries=${o.queries}`,
+    `sample_every=${sampleEvery}`, `warmup=${o.warmupShare}`, `threads=${threads}`, 'force_gc=1',
+    ...o.monitorParams,
+  ].join(';');
+  let run;
+  try {
+    run = monitor.start(params);
+  } catch (e) {
+    err(`${program}: ${describeError(e)}\n`);
+    db.close();
+    return 2;
+  }
+  err(`${program}: ${o.queries} queries, api ${o.api} (${o.async ? 'async' : 'sync'}), ` +
+    `${o.workers ? `${o.workers} workers` : 'main thread'}, sample every ${sampleEvery}, ` +
+    `warm-up ${o.warmupShare.toFixed(2)}, data dir ${dir}${temporary ? ' (temporary)' : ''}${planted}\n`);
+
+  const progress = new Progress({
+    name: program, total: o.queries, style: o.progress, isTTY: !!process.stderr.isTTY,
+    write: err, rss: () => monitor.rssBytes(),
+  });
+  const onError = (m) => err(`${program}: ${m}\n`);
+  const plant = makeJsPlant(o.plant);
+  // Query 1 of N, on the main thread in every mode: time to first query.
+  const first = new Workload({ db, api: o.api, latencyEvery: o.latencyEvery, onError, plant });
+  if (o.async) await first.runAsync(1);
+  else first.run(1);
+  monitor.markStartup(run, rssAfterLoad, Math.round(performance.now() * 1e6));
+  let errors = first.flush(monitor, run).errors;
+
+  const sampleNow = async (queries, extra = null) => {
+    await collect(binding);
+    const m = binding.memory();
+    let add = { jsHeapUsed: 0, jsHeapTotal: 0, jsExternal: 0, jsArrayBuffers: 0 };
+    if (extra) add = await extra();
+    const sum = (a, b) => (a < 0 ? -1 : a + b);
+    monitor.sample(run, queries, sum(m.jsHeapUsed, add.jsHeapUsed), sum(m.jsHeapTotal, add.jsHeapTotal),
+      sum(m.jsExternal, add.jsExternal), sum(m.jsArrayBuffers, add.jsArrayBuffers));
+  };
+  await sampleNow(1); // START
+
+  let failure = null;
+  let done = 1;
+  let workers = null;
+  if (o.workers === 0) {
+    ({ done, errors, failure } = await mainThreadLoop({ o, db, run, monitor, first, progress, sampleNow, sampleEvery, errors, interrupted }));
+  } else {
+    ({ done, errors, failure, workers } = await workersLoop({ o, binding, dir, run, monitor, progress, sampleNow, sampleEvery, errors, interrupted, onError }));
+  }
+  if (interrupted() !== null) failure = `interrupted by ${interrupted()}`;
+  if (failure !== null) monitor.fail(run, failure);
+  await sampleNow(done, workers ? workers.figures : null); // END (the workers' heaps included)
+  if (workers) await workers.release();
+  let code = monitor.finish(run);
+  progress.finish(done);
+  out(monitor.reportText(run));
+  if (o.json) {
+    try {
+      monitor.writeJson(run, o.json);
+    } catch (e) {
+      err(`${program}: cannot write ${o.json}: ${describeError(e)}\n`);
+      code = 2;
+    }
+  }
+  monitor.end(run);
+  db.close();
+  if (plant) plant.kept.length = 0;
+  return code;
+}
+
+async function mainThreadLoop({ o, run, monitor, first, progress, sampleNow, sampleEvery, errors, interrupted }) {
+  const wl = first;
+  let done = 1;
+  let nextSample = sampleEvery > 1 ? sampleEvery : 2;
+  let failure = null;
+  while (done < o.queries && interrupted() === null) {
+    const upTo = Math.min(o.queries, nextSample, done + CHUNK);
+    done += o.async ? await wl.runAsync(upTo - done) : wl.run(upTo - done);
+    errors += wl.flush(monitor, run).errors;
+    if (errors >= o.maxErrors) {
+      failure = `stopped after ${errors} errors (--max-errors ${o.maxErrors})`;
+      break;
+    }
+    progress.update(done);
+    if (done === nextSample && done < o.queries) {
+      await sampleNow(done);
+      nextSample += sampleEvery;
+    } else {
+      await yieldNow();
+    }
+  }
+  return { done, errors, failure };
+}
+
+// --workers N: each worker opens its own handle on the same data directory
+// and issues its share of the queries (the first workers take the
+// remainder); counts and latencies go to the monitor from the workers
+// (lock-free calls).  The main thread samples when the shared progress passes
+// a sample point, while the workers keep querying (as dalstress --threads);
+// each worker collects its own heap on request and reports its figures, which
+// are added to the main thread's.
+async function workersLoop({ o, binding, dir, run, monitor, progress, sampleNow, sampleEvery, errors, interrupted, onError }) {
+  const n = o.workers;
+  const rest = o.queries - 1;
+  const progressSlots = new BigInt64Array(new SharedArrayBuffer(8 * n));
+  const stop = new Int32Array(new SharedArrayBuffer(4));
+  const workers = [];
+  const finished = [];
+  let failure = null;
+  for (let i = 0; i < n; i++) {
+    const share = Math.floor(rest / n) + (i < rest % n ? 1 : 0);
+    const w = new Worker(new URL('./worker.js', import.meta.url), {
+      workerData: {
+        bindingUrl: binding.moduleUrl, dir, options: openOptions(o), api: o.api, async: o.async,
+        latencyEvery: o.latencyEvery, queries: share, run, plant: o.plant, index: i,
+        progress: progressSlots, stop, maxErrors: o.maxErrors,
+      },
+    });
+    const state = { worker: w, done: false, exited: false, errors: 0, replies: [] };
+    finished.push(new Promise((resolve) => {
+      w.on('message', (m) => {
+        if (m.type === 'done') { state.done = true; state.errors = m.errors; resolve(); }
+        else if (m.type === 'memory') state.replies.shift()?.(m);
+        else if (m.type === 'error') onError(`worker ${i}: ${m.message}`);
+      });
+      w.on('error', (e) => { failure = `worker ${i} failed: ${describeError(e)}`; state.done = true; resolve(); });
+      w.on('exit', () => {
+        state.exited = true;
+        for (const r of state.replies.splice(0)) r(null); // nobody left to answer
+        if (!state.done) { failure ??= `worker ${i} exited early`; state.done = true; resolve(); }
+      });
+    }));
+    workers.push(state);
+  }
+  const total = () => 1 + progressSlots.reduce((a, b) => a + Number(b), 0);
+  const fromWorkers = async () => {
+    const figures = await Promise.all(workers.map((s) => (s.exited ? null
+      : new Promise((resolve) => { s.replies.push(resolve); s.worker.postMessage('sample'); }))));
+    const add = { jsHeapUsed: 0, jsHeapTotal: 0, jsExternal: 0, jsArrayBuffers: 0 };
+    for (const f of figures) if (f) for (const k of Object.keys(add)) add[k] += f[k];
+    return add;
+  };
+  let nextSample = sampleEvery > 1 ? sampleEvery : 2;
+  const allDone = Promise.all(finished);
+  let settled = false;
+  allDone.then(() => { settled = true; });
+  while (!settled) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    const now = total();
+    progress.update(now);
+    if (interrupted() !== null || failure !== null) Atomics.store(stop, 0, 1);
+    if (now >= nextSample && now < o.queries && !settled) {
+      await sampleNow(now, fromWorkers);
+      while (nextSample <= now) nextSample += sampleEvery;
+    }
+  }
+  const done = total();
+  for (const s of workers) errors += s.errors;
+  if (failure === null && errors >= o.maxErrors) failure = `stopped after ${errors} errors (--max-errors ${o.maxErrors})`;
+  // Workers wait after their share until released, so that their heaps are
+  // part of the END sample too.
+  const release = async () => {
+    for (const s of workers) if (!s.exited) s.worker.postMessage('exit');
+    await Promise.all(workers.map((s) => (s.exited ? null : new Promise((resolve) => s.worker.once('exit', resolve)))));
+  };
+  return { done, errors, failure, workers: { figures: fromWorkers, release } };
+}

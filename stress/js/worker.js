@@ -1,0 +1,45 @@
+// worker.js -- one worker_thread of the JS stress drivers (--workers N).
+//
+// Opens its own handle on the shared data directory through the same
+// binding as the main thread (workerData.bindingUrl exports createBinding),
+// issues its share of the reference queries, hands counts and latencies to
+// the monitor itself (those dalmon_* calls are lock-free and process-wide),
+// publishes its progress in a shared slot, and answers the main thread's
+// 'sample' requests with its own heap figures after collecting garbage.
+import { parentPort, workerData } from 'node:worker_threads';
+
+import { collect, yieldNow } from './driver.js';
+import { makeJsPlant } from './plants.js';
+import { Workload } from './workload.js';
+
+const CHUNK = 1024;
+const w = workerData;
+const { createBinding } = await import(w.bindingUrl);
+const binding = await createBinding();
+
+parentPort.on('message', async (m) => {
+  if (m === 'sample') {
+    await collect(binding);
+    parentPort.postMessage({ type: 'memory', ...binding.memory() });
+  } else if (m === 'exit') {
+    parentPort.close();
+  }
+});
+
+const db = binding.open({ dir: w.dir, options: w.options });
+const onError = (message) => parentPort.postMessage({ type: 'error', message });
+const wl = new Workload({ db, api: w.api, latencyEvery: w.latencyEvery, onError, plant: makeJsPlant(w.plant) });
+let done = 0;
+let errors = 0;
+while (done < w.queries && Atomics.load(w.stop, 0) === 0 && errors < w.maxErrors) {
+  const n = Math.min(CHUNK, w.queries - done);
+  done += w.async ? await wl.runAsync(n) : wl.run(n);
+  errors += wl.flush(binding.monitor, w.run).errors;
+  Atomics.store(w.progress, w.index, BigInt(done));
+  await yieldNow();
+}
+db.close();
+parentPort.postMessage({ type: 'done', done, errors });
+// Stay until released: the plant (if any) stays reachable and the END sample
+// can still ask for this heap.
+globalThis.__dalkitPlant = wl.plant;
