@@ -61,7 +61,15 @@ async function denoGc() {
   return () => gc();
 }
 
-export async function createBinding() {
+// koffi on Node's main thread: every call into Go refreshes the thread's
+// stack bounds (ffi/koffi.js); said once, with the way around it.
+const KOFFI_MAIN_THREAD_NOTE = 'koffi on the main thread: every call into the Go DAL pays a stack-bounds refresh ' +
+  '(pthread_getattr_np reads /proc/self/maps; golang/go#62440), ~0.1-0.5 ms per query instead of ~6 us. ' +
+  'Add --workers 1 to call from a worker_thread (docs/benchmarks.md).\n';
+
+/** @param {object} [o] the driver's parsed flags (stress/js/options.js), when known */
+export async function createBinding(o) {
+  if (runtime === 'node' && o && o.workers === 0) process.stderr.write(KOFFI_MAIN_THREAD_NOTE);
   const ffi = await import(runtime === 'bun' ? './bun.js' : runtime === 'deno' ? './deno.js' : './koffi.js');
   const b = ffi.binding();
   const { gc, memory } = await runtimeParts();
