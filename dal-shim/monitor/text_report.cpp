@@ -23,11 +23,20 @@ std::string human(Metric m, double v) {
 
 std::string signed_human(Metric m, double v) { return (v >= 0 ? "+" : "-") + human(m, std::fabs(v)); }
 
-// A rate per query, in the layer's unit: "16.25 B/q" for bytes, "0.0001/q"
-// for object counts.  Slope and limit use this same form, so a reader can
-// compare them directly.
-std::string per_query(Metric m, double v) {
-  return format_double("%.4g", v) + (metric_info(m).unit == Unit::Bytes ? " B/q" : "/q");
+// A slope or slope limit, in the same unit for both so that a reader can
+// compare them: bytes per query for byte layers ("16.00 B/q"; two decimals
+// resolve every default limit), objects per million queries for the count
+// layers ("100.00/Mq" is one object leaked every 10,000 queries).  Limits
+// are printed as given ("0.5 B/q").
+std::string slope_text(Metric m, double per_query) {
+  const bool bytes = metric_info(m).unit == Unit::Bytes;
+  double v = bytes ? per_query : per_query * 1e6;
+  if (std::fabs(v) < 0.005) v = 0;  // print "0.00", not "-0.00"
+  return format_double(bytes ? "%.2f B/q" : "%.2f/Mq", v);
+}
+std::string limit_text(Metric m, double per_query) {
+  if (metric_info(m).unit == Unit::Bytes) return format_double("> %g B/q", per_query);
+  return format_double("> %g/Mq", per_query * 1e6);
 }
 
 std::string ns_human(double ns) {
@@ -80,7 +89,7 @@ void verdict_table(std::string &out, const RunResult &r) {
   if (r.post_warmup_samples > 0) {
     out += "Leak verdict: warm-up ends at query " + boundary + "; growth and slope after warm-up, queries " +
            grouped(r.span_first_queries) + ".." + grouped(r.span_last_queries) + " (" +
-           std::to_string(r.post_warmup_samples) + " samples); B/q = bytes per query\n";
+           std::to_string(r.post_warmup_samples) + " samples)\n";
   } else {
     out += "Leak verdict: warm-up ends at query " + boundary + "; no sample after warm-up\n";
   }
@@ -102,11 +111,12 @@ void verdict_table(std::string &out, const RunResult &r) {
       const bool post = s.post_warmup_samples > 0;
       std::snprintf(line, sizeof line, f, name.c_str(), human(m, s.start).c_str(), human(m, s.end).c_str(),
                     post ? signed_human(m, s.growth_after_warmup).c_str() : "-",
-                    human(m, v.threshold.min_growth).c_str(), post ? per_query(m, s.slope_per_query).c_str() : "-",
-                    ("> " + per_query(m, v.threshold.slope_limit)).c_str(), verdict.c_str());
+                    human(m, v.threshold.min_growth).c_str(), post ? slope_text(m, s.slope_per_query).c_str() : "-",
+                    limit_text(m, v.threshold.slope_limit).c_str(), verdict.c_str());
     }
     out += line;
   }
+  out += "  (slope: B/q = bytes per query, /Mq = objects per million queries)\n";
 }
 
 std::string layer_list(const std::vector<std::string> &names) {

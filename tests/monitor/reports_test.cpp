@@ -92,19 +92,19 @@ TEST(TextReport, VerboseListsEverySample) {
 
 TEST(TextReport, SlopeAndLimitShareTheirUnit) {
   // malloc leaks 16 B/query: its slope and its limit are both in B/q, and
-  // object-count layers both in /q, so a reader compares like with like.
+  // object-count layers both in /Mq, so a reader compares like with like.
   SeedRun run("queries=100000000;sample_every=1000000", true);
   const std::string &t = run.m->text_report();
   const std::string malloc_row = verdict_row(t, "malloc");
   ASSERT_FALSE(malloc_row.empty()) << t;
-  EXPECT_NE(malloc_row.find(" B/q"), malloc_row.rfind(" B/q")) << "slope and limit both in B/q: " << malloc_row;
-  EXPECT_NE(malloc_row.find("> 0.5 B/q"), std::string::npos) << malloc_row;
-  EXPECT_NE(malloc_row.find("16 B/q"), std::string::npos) << malloc_row;  // the planted 16 B/query itself
-  EXPECT_NE(malloc_row.find("leak"), std::string::npos) << malloc_row;
+  EXPECT_NE(malloc_row.find(" 16.00 B/q "), std::string::npos) << malloc_row;  // the planted 16 B/query itself
+  EXPECT_NE(malloc_row.find(" > 0.5 B/q "), std::string::npos) << malloc_row;
+  EXPECT_NE(malloc_row.find(" leak"), std::string::npos) << malloc_row;
   const std::string stmt_row = verdict_row(t, "statements");
-  EXPECT_NE(stmt_row.find("> 0/q"), std::string::npos) << stmt_row;
+  EXPECT_NE(stmt_row.find("/Mq "), stmt_row.rfind("/Mq ")) << "slope and limit both in /Mq: " << stmt_row;
+  EXPECT_NE(stmt_row.find(" > 0/Mq "), std::string::npos) << stmt_row;
   EXPECT_EQ(stmt_row.find("B/q"), std::string::npos) << stmt_row;
-  EXPECT_NE(t.find("B/q = bytes per query"), std::string::npos);
+  EXPECT_NE(t.find("B/q = bytes per query, /Mq = objects per million queries"), std::string::npos);
 }
 
 TEST(TextReport, InterruptedRunSaysSoAndGivesAPartialVerdict) {
