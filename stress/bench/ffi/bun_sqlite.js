@@ -1,0 +1,72 @@
+// stress/bench/ffi/bun_sqlite.js -- Bun FFI (ffi/bun.js) against bun:sqlite doing
+// the same SQL on the same database files, in one Bun process.  Prints one
+// JSON line per measurement.  Run by stress/bench/ffi/run.mjs (bun only).
+//
+//   reference  the reference query: the DAL's request (SELECT * FROM "data"
+//              WHERE "a" = ? AND "b" > ?, no such table) vs bun:sqlite
+//              preparing that SQL per query (db.prepare, no statement cache),
+//              as an ad-hoc query does; both end in "no such table: data".
+//   rows       10 rows from a 1,000-row table through an index: the builder
+//              vs a cached bun:sqlite statement (db.query) .all(g).
+//
+//   args: DIR QUERIES
+import { Database } from 'bun:sqlite';
+import { join } from 'node:path';
+import process from 'node:process';
+
+import { open } from '../../../ffi/bun.js';
+import { REFERENCE_REQUEST } from '../../js/workload.js';
+
+const [dir, queriesText] = process.argv.slice(2);
+const queries = Number(queriesText);
+const REF_SQL = 'SELECT * FROM "data" WHERE "a" = ? AND "b" > ?';
+const ROWS_SQL = 'SELECT * FROM "items" WHERE "grp" = ?';
+const GROUPS = 100;
+
+// rows.sqlite: 1,000 rows in 100 groups of 10, indexed by grp.
+const setup = new Database(join(dir, 'rows.sqlite'));
+setup.run('CREATE TABLE IF NOT EXISTS items (id INTEGER PRIMARY KEY, grp INTEGER, name TEXT, score REAL)');
+setup.run('CREATE INDEX IF NOT EXISTS items_grp ON items (grp)');
+if (setup.query('SELECT count(*) AS n FROM items').get().n === 0) {
+  const ins = setup.prepare('INSERT INTO items (grp, name, score) VALUES (?, ?, ?)');
+  setup.transaction(() => { for (let i = 0; i < 1000; i++) ins.run(i % GROUPS, `name ${i}`, i / 7); })();
+}
+setup.close();
+
+function time(path, n, one) {
+  for (let i = 0; i < Math.min(20000, n); i++) one(i); // warm-up
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) one(i);
+  const seconds = (performance.now() - t0) / 1000;
+  process.stdout.write(`${JSON.stringify({ path, queries: n, seconds, qps: n / seconds, usPerQuery: (seconds * 1e6) / n })}\n`);
+}
+
+const ffi = open({ dir });
+const lite = new Database(join(dir, 'database.sqlite'));
+const liteRows = new Database(join(dir, 'rows.sqlite'));
+const t = new Uint8Array(4096);
+
+time('reference: bun ffi into', queries, () => {
+  if (ffi.queryInto(REFERENCE_REQUEST, t) !== 34) throw new Error('wrong answer');
+});
+time('reference: bun ffi builder', queries, () => {
+  try { ffi.In('data').Find({ a: 1, b: { $gt: 2 } }).all(); } catch (e) { if (e.errno !== -25) throw e; return; }
+  throw new Error('expected "no such table"');
+});
+time('reference: bun:sqlite prepare per query', queries, () => {
+  try { lite.prepare(REF_SQL).all(1, 2); } catch (e) { if (!/no such table/.test(e.message)) throw e; return; }
+  throw new Error('expected "no such table"');
+});
+
+const rowsDb = ffi.use('rows.sqlite');
+time('rows: bun ffi builder, 10 of 1,000 (index)', queries, (i) => {
+  if (rowsDb.In('items').Find({ grp: i % GROUPS }).all().length !== 10) throw new Error('wrong answer');
+});
+const cached = liteRows.query(ROWS_SQL);
+time('rows: bun:sqlite cached statement, 10 of 1,000 (index)', queries, (i) => {
+  if (cached.all(i % GROUPS).length !== 10) throw new Error('wrong answer');
+});
+
+ffi.close();
+lite.close();
+liteRows.close();

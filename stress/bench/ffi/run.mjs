@@ -1,0 +1,57 @@
+// stress/bench/ffi/run.mjs -- the FFI benchmarks of docs/benchmarks.md, in one
+// run on one database directory (reported, never pass/fail):
+//
+//   node stress/bench/ffi/run.mjs [--queries N]        (default 1,000,000)
+//
+// 1. Native direct path: build/out/dalstress --queries N (its "Queries per second").
+// 2. The same reference query through Bun FFI, Deno FFI, and koffi on Node's
+//    main thread AND in a worker_thread (stress/bench/ffi/loop.js; koffi's
+//    main thread gets N/100 queries: each pays Go's stack-bounds refresh).
+// 3. Bun FFI vs bun:sqlite (stress/bench/ffi/bun_sqlite.js).
+// Binaries: $DALSTRESS (default build/out/dalstress); libdalshim.so as the
+// bindings find it ($DALKIT_SHIM or build/out/).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const arg = process.argv.indexOf('--queries');
+const N = arg > 0 ? Number(process.argv[arg + 1]) : 1_000_000;
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+const dalstress = process.env.DALSTRESS || join(root, 'build', 'out', 'dalstress');
+const dir = mkdtempSync(join(tmpdir(), 'dalkit-bench-ffi-'));
+
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr.slice(-2000)}`);
+  return r.stdout;
+}
+const lines = (out) => out.trim().split('\n').map((l) => JSON.parse(l));
+
+const results = [];
+try {
+  const native = run(dalstress, ['--queries', String(N), '--db-dir', dir, '--progress', 'off']);
+  const qps = Number(/Queries per second: ([\d,]+)/.exec(native)[1].replace(/,/g, ''));
+  results.push({ path: 'native direct (dalstress)', queries: N, qps, usPerQuery: 1e6 / qps });
+  const deno = [bin('deno'), 'run', '--allow-ffi', '--allow-read', '--allow-write', '--allow-env', '--allow-sys'];
+  results.push(...lines(run(bin('bun'), ['stress/bench/ffi/loop.js', dir, String(N)])));
+  results.push(...lines(run(deno[0], [...deno.slice(1), 'stress/bench/ffi/loop.js', dir, String(N)])));
+  results.push(...lines(run('node', ['stress/bench/ffi/loop.js', dir, String(N), 'into', 'worker'])));
+  results.push(...lines(run('node', ['stress/bench/ffi/loop.js', dir, String(Math.max(1000, N / 100)), 'into', 'main'])));
+  const vsSqlite = lines(run(bin('bun'), ['stress/bench/ffi/bun_sqlite.js', dir, String(N)]));
+
+  const base = results[0].qps;
+  console.log(`| path (${N.toLocaleString('en-US')} reference queries) | queries/s | us/query | vs native |`);
+  console.log('|---|---:|---:|---:|');
+  for (const r of results) {
+    console.log(`| ${r.path} | ${Math.round(r.qps).toLocaleString('en-US')} | ${r.usPerQuery.toFixed(2)} | ${(r.qps / base).toFixed(2)}x |`);
+  }
+  console.log('');
+  console.log('| Bun FFI vs bun:sqlite | us/query |');
+  console.log('|---|---:|');
+  for (const r of vsSqlite) console.log(`| ${r.path} | ${r.usPerQuery.toFixed(2)} |`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
