@@ -14,14 +14,26 @@ var liveBuffers bufferRegistry
 
 const bufferShards = 32
 
+type bufferShard struct {
+	mu sync.Mutex
+	m  map[uintptr]int
+}
+
+// paddedShard fills whole 64-byte cache lines, so threads freeing buffers of
+// different shards do not write to the same line.
+type paddedShard struct {
+	bufferShard
+	_ [64 - unsafe.Sizeof(bufferShard{})%64]byte
+}
+
+// A compile-time check: the negation of a non-zero unsigned constant does not
+// compile, so this line fails the build if the padding is ever wrong.
+const _ = -(unsafe.Sizeof(paddedShard{}) % 64)
+
 type bufferRegistry struct {
-	shards [bufferShards]struct {
-		mu sync.Mutex
-		m  map[uintptr]int
-		_  [40]byte // keep shards on separate cache lines
-	}
-	count atomic.Int64
-	bytes atomic.Int64
+	shards [bufferShards]paddedShard
+	count  atomic.Int64
+	bytes  atomic.Int64
 }
 
 func (r *bufferRegistry) shard(p unsafe.Pointer) int {

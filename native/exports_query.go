@@ -15,9 +15,9 @@ import (
 	"dalkit/native/internal/engine"
 )
 
-// query validates a request's handle, pointer and size, views the request
-// as a Go slice without copying (the caller keeps it alive for the call) and
-// runs it. On failure it records the error and returns its code.
+// query validates a request's handle and pointer and runs it without copying
+// it (the caller keeps it alive for the call; the engine checks its size).
+// On failure it records the error and returns its code.
 func query(fn string, handle C.int64_t, req unsafe.Pointer, reqLen C.size_t) (engine.Response, engine.Code) {
 	h, err := engine.Lookup(int64(handle))
 	if err != nil {
@@ -27,10 +27,7 @@ func query(fn string, handle C.int64_t, req unsafe.Pointer, reqLen C.size_t) (en
 		setError(engine.ENull, fn+": req is NULL")
 		return engine.Response{}, engine.ENull
 	}
-	if err := h.CheckRequestSize(uint64(reqLen)); err != nil {
-		return engine.Response{}, fail(err)
-	}
-	r, err := h.Query(unsafe.Slice((*byte)(req), int(reqLen)))
+	r, err := h.QueryAt(req, uint64(reqLen))
 	if err != nil {
 		return engine.Response{}, fail(err)
 	}

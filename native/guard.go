@@ -1,6 +1,7 @@
 package main
 
 /*
+#cgo CFLAGS: -I${SRCDIR}/include
 #include "tls.h"
 */
 import "C"

@@ -3,13 +3,11 @@
 ** and must work even when the Go side has failed. */
 #include "tls.h"
 
+#include "dal.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define DAL_OK        0
-#define DAL_E_MISUSE -7
-#define DAL_E_NOMEM  -9
 
 typedef struct {
 	int32_t code;
@@ -120,8 +118,8 @@ int64_t dal_take_pending(void *buf, size_t buf_cap) {
 	int64_t n = (int64_t)s->pending_len;
 	if (s->pending_len > buf_cap) return n; /* still too small: keep it */
 	if (!buf && n > 0) {
-		dal__set_error(-2, null, sizeof null - 1);
-		return -2;
+		dal__set_error(DAL_E_NULL, null, sizeof null - 1);
+		return DAL_E_NULL;
 	}
 	memcpy(buf, s->pending, s->pending_len);
 	drop_pending(s);

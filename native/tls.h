@@ -7,8 +7,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Record this thread's last error.  If the thread's slot or a longer message
+** buffer cannot be allocated, the code is still stored when the slot exists
+** and the message is cut to what the old buffer holds. */
 void dal__set_error(int32_t code, const char *msg, size_t len);
-void dal__set_pending(const void *src, size_t len);  /* copies; returns nothing, OOM recorded as DAL_E_NOMEM */
+/* Keep a copy of src as this thread's pending response, replacing (and
+** freeing) an earlier one.  Records no error itself: when malloc fails
+** nothing is kept, dal__pending_ok() returns 0, and the caller reports
+** DAL_E_NOMEM. */
+void dal__set_pending(const void *src, size_t len);
 int  dal__pending_ok(void);                           /* 1 if the last dal__set_pending stored its copy */
 void *dal__buf_copy(const void *src, size_t len);     /* malloc + memcpy, for dal_query responses */
 int64_t dal__pending_live(void);

@@ -89,6 +89,19 @@ const char *dal_version_string(void);
 #define DAL_E_INTERNAL    -8   /* a panic was recovered inside the library; the handle stays usable */
 #define DAL_E_NOMEM       -9   /* memory allocation failed */
 #define DAL_E_OPTIONS    -10   /* an option string passed to dal_open is invalid */
+#define DAL_E_LIMIT      -11   /* a limit of the handle was reached: max_databases (all open
+                                  databases are in use), max_response_bytes or max_query_ms.
+                                  The statement was ended and any write rolled back; the
+                                  handle stays usable */
+
+/*
+** Return the name of a result code as a static string: "DAL_OK",
+** "DAL_E_HANDLE", ...  A value that is not a DAL_* code gives
+** "DAL_E_UNKNOWN".  Never NULL; needs no handle and never fails, so FFI
+** bindings can name codes without keeping their own table (compare
+** sqlite3_errstr()).
+*/
+const char *dal_code_name(int32_t code);
 
 /*
 ** Return the message for the most recent failed call made by this thread,

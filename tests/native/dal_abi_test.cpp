@@ -17,81 +17,12 @@
 #include <vector>
 
 #include "../common/reference.h"
-#include "../common/temp_dir.h"
+
+#include "abi_helpers.h"
 
 namespace {
 
-using Bytes = std::vector<uint8_t>;
-using Packer = msgpack::packer<msgpack::sbuffer>;
-
-template <class Fn>
-Bytes encode(Fn&& fn) {
-  msgpack::sbuffer buf;
-  Packer pk(buf);
-  fn(pk);
-  return Bytes(buf.data(), buf.data() + buf.size());
-}
-
-// {id, db, commands:[{method:"In", args:[table]}, <extra command>]}
-Bytes request_with(const std::string& db, const std::string& method, const std::function<void(Packer&)>& args) {
-  return encode([&](Packer& pk) {
-    pk.pack_map(3);
-    pk.pack("id"); pk.pack(1);
-    pk.pack("db"); pk.pack(db);
-    pk.pack("commands"); pk.pack_array(2);
-    pk.pack_map(2); pk.pack("method"); pk.pack("In"); pk.pack("args"); pk.pack_array(1); pk.pack("t");
-    pk.pack_map(2); pk.pack("method"); pk.pack(method); pk.pack("args"); args(pk);
-  });
-}
-
-// A decoded response map; keeps the msgpack zone alive as long as the map's
-// objects point into it.
-struct Decoded {
-  msgpack::object_handle handle;
-  std::map<std::string, msgpack::object> map;
-  const msgpack::object& at(const std::string& key) const { return map.at(key); }
-  bool has(const std::string& key) const { return map.count(key) != 0; }
-  // The first column of the first row of a rows response.
-  int64_t first_cell() const { return map.at("r").via.array.ptr[0].via.array.ptr[0].as<int64_t>(); }
-};
-
-Decoded decode(const void* p, size_t n) {
-  Decoded d{msgpack::unpack(static_cast<const char*>(p), n), {}};
-  d.map = d.handle.get().as<std::map<std::string, msgpack::object>>();
-  return d;
-}
-
-class DalAbi : public ::testing::Test {
- protected:
-  void SetUp() override {
-    handle_ = dal_open(dir_.path().c_str(), nullptr);
-    ASSERT_GT(handle_, 0) << dal_last_error();
-  }
-  void TearDown() override {
-    if (handle_ > 0) EXPECT_EQ(dal_close(handle_), DAL_OK);
-  }
-  // Runs a query in mode (a) and returns the response bytes, or the code.
-  int64_t query(const Bytes& req, Bytes* out) {
-    void* resp = nullptr;
-    int64_t n = dal_query(handle_, req.data(), req.size(), &resp);
-    if (n >= 0) {
-      out->assign(static_cast<uint8_t*>(resp), static_cast<uint8_t*>(resp) + n);
-      EXPECT_EQ(dal_free(resp), DAL_OK);
-    } else {
-      EXPECT_EQ(resp, nullptr);
-    }
-    return n;
-  }
-  void exec_sql(const std::string& db, const char* sql) {
-    sqlite3* s = nullptr;
-    ASSERT_EQ(sqlite3_open(dir_.file(db).c_str(), &s), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(s, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(s);
-    sqlite3_close(s);
-  }
-
-  dalkit::TempDir dir_{"dal-abi"};
-  int64_t handle_ = 0;
-};
+using namespace dalabi;
 
 TEST(DalVersion, MatchesHeader) {
   EXPECT_EQ(dal_version(), DAL_VERSION_NUMBER);
@@ -314,7 +245,7 @@ TEST(DalAbiOpen, BadDirectoryAndOptions) {
   EXPECT_EQ(dal_open(dir.path().c_str(), "colour=blue"), DAL_E_OPTIONS);
   EXPECT_NE(std::string(dal_last_error()).find("valid options"), std::string::npos);
   EXPECT_EQ(dal_open(dir.path().c_str(), "stmt_cache"), DAL_E_OPTIONS);
-  int64_t h = dal_open(dir.path().c_str(), "busy_timeout_ms=100; max_readers=2, stmt_cache=0; synchronous=full");
+  int64_t h = dal_open(dir.path().c_str(), "busy_timeout_ms=100;max_readers=2,stmt_cache=0;synchronous=full;");
   EXPECT_GT(h, 0) << dal_last_error();
   EXPECT_EQ(dal_close(h), DAL_OK);
 }

@@ -3,21 +3,29 @@
 // bytes. The cgo exports in package main are thin wrappers around it.
 package engine
 
-// Code is a dal.h result code (DAL_E_*).
+/*
+#cgo CFLAGS: -I${SRCDIR}/../../include
+#include "dal.h"
+*/
+import "C"
+
+// Code is a dal.h result code (DAL_E_*). The values come from dal.h itself,
+// so the header is the one place where a number is written.
 type Code int32
 
 const (
-	OK        Code = 0
-	EHandle   Code = -1
-	ENull     Code = -2
-	EDecode   Code = -3
-	ETooLarge Code = -4
-	ERequest  Code = -5
-	EDatabase Code = -6
-	EMisuse   Code = -7
-	EInternal Code = -8
-	ENoMem    Code = -9
-	EOptions  Code = -10
+	OK        Code = C.DAL_OK
+	EHandle   Code = C.DAL_E_HANDLE
+	ENull     Code = C.DAL_E_NULL
+	EDecode   Code = C.DAL_E_DECODE
+	ETooLarge Code = C.DAL_E_TOO_LARGE
+	ERequest  Code = C.DAL_E_REQUEST
+	EDatabase Code = C.DAL_E_DATABASE
+	EMisuse   Code = C.DAL_E_MISUSE
+	EInternal Code = C.DAL_E_INTERNAL
+	ENoMem    Code = C.DAL_E_NOMEM
+	EOptions  Code = C.DAL_E_OPTIONS
+	ELimit    Code = C.DAL_E_LIMIT
 )
 
 // Error is a failed call: a dal.h code and the message dal_last_error shows.

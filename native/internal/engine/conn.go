@@ -39,6 +39,12 @@ func openConn(path string, o *Options, readOnly bool) (*conn, error) {
 			return nil, errorf(EDatabase, fmt.Sprintf("cannot configure database %s (%s): %v", path, p, err))
 		}
 	}
+	if o.MaxQueryMs > 0 {
+		if err := db.SetTimeLimit(o.MaxQueryMs); err != nil {
+			db.Close()
+			return nil, errorf(ENoMem, fmt.Sprintf("cannot configure database %s: %v", path, err))
+		}
+	}
 	connectionsOpen.Add(1)
 	return &conn{db: db, cache: newStmtCache(o.StmtCache)}, nil
 }

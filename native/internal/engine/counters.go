@@ -1,6 +1,10 @@
 package engine
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"dalkit/native/internal/planted"
+)
 
 // Process-wide counters for dal_stats. Atomics, because every handle and
 // thread updates them and the monitor reads them while queries run.
@@ -8,7 +12,6 @@ var (
 	connectionsOpen atomic.Int64
 	statementsLive  atomic.Int64
 	queriesDone     atomic.Int64
-	plantedBytes    atomic.Int64
 )
 
 // Counters is a snapshot of the engine's counters.
@@ -22,7 +25,7 @@ func ReadCounters() Counters {
 		ConnectionsOpen: connectionsOpen.Load(),
 		StatementsLive:  statementsLive.Load(),
 		Queries:         queriesDone.Load(),
-		PlantedBytes:    plantedBytes.Load(),
+		PlantedBytes:    planted.Total(),
 		HandlesLive:     int64(registry.count()),
 	}
 }

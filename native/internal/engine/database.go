@@ -2,14 +2,21 @@ package engine
 
 import (
 	"sync"
+	"sync/atomic"
+
+	"dalkit/native/internal/sqlite"
 )
 
 // database is one database file of a handle: a single writer connection
 // behind a mutex (SQLite allows one writer) and a pool of reader connections
 // that run SELECTs concurrently under WAL.
 type database struct {
+	name string
 	path string
 	opts *Options
+
+	users   atomic.Int32 // running requests (databaseSet never closes one in use)
+	lastUse atomic.Int64 // databaseSet.clock at the last release
 
 	// openMu serializes opening connections, so the first one switches a
 	// new file to WAL before the others try (they would only get
@@ -25,8 +32,8 @@ type database struct {
 	readers int // open reader connections, idle or in use
 }
 
-func newDatabase(path string, opts *Options) *database {
-	d := &database{path: path, opts: opts}
+func newDatabase(name, path string, opts *Options) *database {
+	d := &database{name: name, path: path, opts: opts}
 	d.readCV.L = &d.readMu
 	return d
 }
@@ -103,4 +110,30 @@ func (d *database) close() {
 		d.writer = nil
 	}
 	d.writeMu.Unlock()
+}
+
+// LeakStatements prepares statements on the writer connection and never
+// finalizes them, until at least n bytes of SQLite memory are gone, and
+// returns the bytes leaked. Only the sqlite_stmt planted leak calls it
+// (internal/planted); the statements are counted as live, so the leak shows
+// in dal_stats like a real one.
+func (d *database) LeakStatements(n int64) int64 {
+	c, err := d.lockWriter()
+	if err != nil {
+		return 0
+	}
+	defer d.unlockWriter()
+	var leaked int64
+	for leaked < n {
+		before := sqlite.MemoryUsed()
+		s, _ := c.db.Prepare([]byte("SELECT 1"))
+		if s == nil {
+			break
+		}
+		statementsLive.Add(1)
+		// Another thread may free memory meanwhile: count at least 64 bytes
+		// per statement so the loop always ends.
+		leaked += max(sqlite.MemoryUsed()-before, 64)
+	}
+	return leaked
 }

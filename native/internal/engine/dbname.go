@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -11,6 +13,17 @@ import (
 // may not name one of them (it would open another database's journal), and a
 // symlink planted under one of those names is refused like the database.
 var sideFileSuffixes = []string{"-wal", "-shm", "-journal"}
+
+// MaxDBNameBytes is the longest db name. A file name may have 255 bytes on
+// Linux file systems (NAME_MAX), and SQLite names its side files by
+// appending up to 8 bytes ("-journal") to the database's name, so a longer
+// name would open but then fail on its WAL or journal with "file name too
+// long" -- after the database file had been created.
+const MaxDBNameBytes = 255 - len("-journal")
+
+// maxPathBytes is the longest database path SQLite's unix VFS accepts
+// (MAX_PATHNAME is 512, including the terminating NUL).
+const maxPathBytes = 511
 
 // validateDBName checks a request's "db" field against docs/protocol.md: a
 // plain file name that cannot leave the data directory.
@@ -22,8 +35,8 @@ func validateDBName(nameBytes []byte) error {
 	bad := func(why string) error {
 		return errorf(ERequest, fmt.Sprintf("invalid db name %q: %s", name, why))
 	}
-	if len(name) == 0 || len(name) > 255 {
-		return bad("must be 1 to 255 bytes")
+	if len(name) == 0 || len(name) > MaxDBNameBytes {
+		return bad(fmt.Sprintf("must be 1 to %d bytes, got %d (SQLite appends up to 8 bytes for its side files, and a file name has at most 255)", MaxDBNameBytes, len(name)))
 	}
 	if !utf8.ValidString(name) {
 		return bad("not valid UTF-8")
@@ -50,6 +63,15 @@ func validateDBName(nameBytes []byte) error {
 	return nil
 }
 
+// checkPathLength refuses a name that is valid on its own but, inside this
+// data directory, makes a path longer than SQLite accepts.
+func checkPathLength(path string) error {
+	if len(path)+len("-journal") > maxPathBytes {
+		return errorf(ERequest, fmt.Sprintf("db name too long for this data directory: the path of its journal would be %d bytes, SQLite accepts at most %d", len(path)+len("-journal"), maxPathBytes))
+	}
+	return nil
+}
+
 // checkNoSymlinks refuses a database whose file or side files are symbolic
 // links (or anything but regular files): a link would let a request reach
 // outside the data directory. SQLITE_OPEN_NOFOLLOW covers the main file at
@@ -60,6 +82,10 @@ func checkNoSymlinks(path string) error {
 		if err != nil {
 			if os.IsNotExist(err) {
 				continue
+			}
+			if errors.Is(err, syscall.ENAMETOOLONG) {
+				// A file system with a NAME_MAX below 255: still the name's fault.
+				return errorf(ERequest, fmt.Sprintf("db name too long for this file system: %s: %v", p, err))
 			}
 			return errorf(EDatabase, fmt.Sprintf("cannot inspect %s: %v", p, err))
 		}

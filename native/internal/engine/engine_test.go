@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"dalkit/native/internal/planted"
+
 	"github.com/tinylib/msgp/msgp"
 )
 
@@ -326,7 +328,7 @@ func TestPlantedLeaksGrowTheirLayer(t *testing.T) {
 			}
 			grown := ReadCounters().PlantedBytes - before
 			// Leaked in blocks: within one block (or one statement) of N x queries.
-			if want := int64(64 * 1000); grown <= want-2*plantBlock || grown > want+4096 {
+			if want := int64(64 * 1000); grown <= want-2*planted.Block || grown > want+4096 {
 				t.Fatalf("planted %d bytes, want about %d", grown, want)
 			}
 		})
@@ -340,9 +342,35 @@ func TestOptions(t *testing.T) {
 	if _, err := ParseOptions("plant_leak=rss"); err == nil {
 		t.Fatal("unknown leak layer accepted")
 	}
-	o, err := ParseOptions(" busy_timeout_ms = 10 ; synchronous=FULL,stmt_cache=0 ")
-	if err != nil || o.BusyTimeoutMs != 10 || o.Synchronous != "full" || o.StmtCache != 0 {
+	o, err := ParseOptions("busy_timeout_ms=10;synchronous=FULL,stmt_cache=0;;max_databases=5;max_query_ms=0;max_response_bytes=4096;")
+	if err != nil || o.BusyTimeoutMs != 10 || o.Synchronous != "full" || o.StmtCache != 0 ||
+		o.MaxDatabases != 5 || o.MaxQueryMs != 0 || o.MaxResponseBytes != 4096 {
 		t.Fatalf("%+v %v", o, err)
+	}
+	if o, err := ParseOptions(""); err != nil || o != DefaultOptions() {
+		t.Fatalf("empty string must give the defaults: %+v %v", o, err)
+	}
+	// The grammar of dal.h, the same as the shim's parser: no whitespace
+	// next to a key or a value, no key twice.
+	for _, bad := range []string{
+		"max_readers= 4", "max_readers =4", " max_readers=4", "max_readers=4 ", "max_readers=\t4",
+		" ", "max_readers=4; stmt_cache=1", "max_readers=4;max_readers=4", "max_readers=4,max_readers=5",
+		"=4", "max_readers", "max_databases=0", "max_response_bytes=63", "max_query_ms=-1",
+	} {
+		_, err := ParseOptions(bad)
+		var e *Error
+		if err == nil || !asError(err, &e) || e.Code != EOptions {
+			t.Errorf("options %q: got %v, want DAL_E_OPTIONS", bad, err)
+		}
+	}
+	if _, err := ParseOptions("max_readers=4;max_readers=4"); err == nil || !strings.Contains(err.Error(), "given twice") {
+		t.Errorf("a duplicate key must be named: %v", err)
+	}
+	// plant_leak_bytes absent or 0 means the default 16, as in the shim.
+	for _, s := range []string{"plant_leak=go_heap", "plant_leak=go_heap;plant_leak_bytes=0"} {
+		if o, err := ParseOptions(s); err != nil || o.PlantLeakBytes != defaultPlantLeakBytes {
+			t.Errorf("%s: %+v %v", s, o, err)
+		}
 	}
 }
 

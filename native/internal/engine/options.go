@@ -8,23 +8,39 @@ import (
 
 // Options are a handle's settings, parsed from dal_open's option string.
 type Options struct {
-	BusyTimeoutMs   int
-	MaxReaders      int
-	StmtCache       int
-	MaxRequestBytes int
-	Synchronous     string
-	PlantLeak       string // "", "go_cmem", "go_heap" or "sqlite_stmt"
-	PlantLeakBytes  int
+	BusyTimeoutMs    int
+	MaxReaders       int
+	StmtCache        int
+	MaxRequestBytes  int
+	MaxResponseBytes int
+	MaxQueryMs       int // 0: no limit
+	MaxDatabases     int
+	Synchronous      string
+	PlantLeak        string // "", "go_cmem", "go_heap" or "sqlite_stmt"
+	PlantLeakBytes   int
 }
+
+// Defaults and bounds, documented in dal.h and docs/protocol.md.
+const (
+	defaultMaxDatabases     = 64
+	defaultMaxResponseBytes = 64 << 20
+	defaultMaxQueryMs       = 30000
+	// defaultPlantLeakBytes is what plant_leak_bytes absent or 0 means; the
+	// shim's own plant (dal-shim/src/planted_leak.hpp) uses the same rule.
+	defaultPlantLeakBytes = 16
+)
 
 // DefaultOptions are documented in dal.h.
 func DefaultOptions() Options {
 	return Options{
-		BusyTimeoutMs:   5000,
-		MaxReaders:      8,
-		StmtCache:       64,
-		MaxRequestBytes: 16 << 20,
-		Synchronous:     "normal",
+		BusyTimeoutMs:    5000,
+		MaxReaders:       8,
+		StmtCache:        64,
+		MaxRequestBytes:  16 << 20,
+		MaxResponseBytes: defaultMaxResponseBytes,
+		MaxQueryMs:       defaultMaxQueryMs,
+		MaxDatabases:     defaultMaxDatabases,
+		Synchronous:      "normal",
 	}
 }
 
@@ -34,59 +50,96 @@ type intOption struct {
 }
 
 var intOptions = map[string]intOption{
-	"busy_timeout_ms":   {func(o *Options) *int { return &o.BusyTimeoutMs }, 0, 600000},
-	"max_readers":       {func(o *Options) *int { return &o.MaxReaders }, 1, 256},
-	"stmt_cache":        {func(o *Options) *int { return &o.StmtCache }, 0, 4096},
-	"max_request_bytes": {func(o *Options) *int { return &o.MaxRequestBytes }, 64, 1 << 30},
-	"plant_leak_bytes":  {func(o *Options) *int { return &o.PlantLeakBytes }, 0, 1 << 20},
+	"busy_timeout_ms":    {func(o *Options) *int { return &o.BusyTimeoutMs }, 0, 600000},
+	"max_readers":        {func(o *Options) *int { return &o.MaxReaders }, 1, 256},
+	"stmt_cache":         {func(o *Options) *int { return &o.StmtCache }, 0, 4096},
+	"max_request_bytes":  {func(o *Options) *int { return &o.MaxRequestBytes }, 64, 1 << 30},
+	"max_response_bytes": {func(o *Options) *int { return &o.MaxResponseBytes }, 64, 1 << 30},
+	"max_query_ms":       {func(o *Options) *int { return &o.MaxQueryMs }, 0, 86400000},
+	"max_databases":      {func(o *Options) *int { return &o.MaxDatabases }, 1, 4096},
+	"plant_leak_bytes":   {func(o *Options) *int { return &o.PlantLeakBytes }, 0, 1 << 20},
 }
 
-var validKeys = "busy_timeout_ms, max_readers, stmt_cache, max_request_bytes, synchronous, plant_leak, plant_leak_bytes"
+const validKeys = "busy_timeout_ms, max_readers, stmt_cache, max_request_bytes, max_response_bytes, " +
+	"max_query_ms, max_databases, synchronous, plant_leak, plant_leak_bytes"
 
-// ParseOptions parses "key=value" pairs separated by ';' or ','.
+// isOptionSpace is the whitespace the grammar refuses next to keys and
+// values: the same set as the shim's parser (dal-shim/common/kv_options.hpp).
+func isOptionSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// ParseOptions parses dal_open's option string. The grammar is dal.h's, and
+// the shim's parser implements the same one, so a string means the same
+// thing on both sides:
+//
+//	options := item { sep item }     sep := ';' | ','
+//	item    := "" | key '=' value
+//
+// Empty items are skipped. A key holds no whitespace; a value may not begin
+// or end with whitespace (a stray space is usually a quoting mistake, and
+// trimming it silently would accept what the shim refuses). A key given
+// twice is an error, never "last wins".
 func ParseOptions(s string) (Options, error) {
 	o := DefaultOptions()
-	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == ';' || r == ',' }) {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		key, val, ok := strings.Cut(part, "=")
-		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+	seen := make(map[string]bool)
+	for _, item := range strings.FieldsFunc(s, func(r rune) bool { return r == ';' || r == ',' }) {
+		key, val, ok := strings.Cut(item, "=")
 		if !ok {
-			return o, errorf(EOptions, fmt.Sprintf("option %q has no value; expected key=value", part))
+			return o, errorf(EOptions, fmt.Sprintf("option '%s' has no value; expected key=value", item))
 		}
-		if io, found := intOptions[key]; found {
-			n, err := strconv.Atoi(val)
-			if err != nil || n < io.min || n > io.max {
-				return o, errorf(EOptions, fmt.Sprintf("option %s=%q: expected an integer from %d to %d", key, val, io.min, io.max))
-			}
-			*io.field(&o) = n
-			continue
+		if key == "" {
+			return o, errorf(EOptions, fmt.Sprintf("option '%s' has no key; expected key=value", item))
 		}
-		switch key {
-		case "synchronous":
-			switch strings.ToLower(val) {
-			case "off", "normal", "full":
-				o.Synchronous = strings.ToLower(val)
-			default:
-				return o, errorf(EOptions, fmt.Sprintf("option synchronous=%q: expected off, normal or full", val))
-			}
-		case "plant_leak":
-			switch val {
-			case "", "none":
-				o.PlantLeak = ""
-			case "go_cmem", "go_heap", "sqlite_stmt":
-				o.PlantLeak = val
-			default:
-				return o, errorf(EOptions, fmt.Sprintf("option plant_leak=%q: expected go_cmem, go_heap or sqlite_stmt", val))
-			}
-		default:
-			return o, errorf(EOptions, fmt.Sprintf("unknown option %q; valid options: %s", key, validKeys))
+		if strings.IndexFunc(key, func(r rune) bool { return r < 0x80 && isOptionSpace(byte(r)) }) >= 0 {
+			return o, errorf(EOptions, fmt.Sprintf("option '%s': whitespace in or around the key", item))
+		}
+		if val != "" && (isOptionSpace(val[0]) || isOptionSpace(val[len(val)-1])) {
+			return o, errorf(EOptions, fmt.Sprintf("option '%s': whitespace around the value", item))
+		}
+		if seen[key] {
+			return o, errorf(EOptions, fmt.Sprintf("option '%s' given twice", key))
+		}
+		seen[key] = true
+		if err := o.set(key, val); err != nil {
+			return o, err
 		}
 	}
 	if o.PlantLeak != "" && o.PlantLeakBytes == 0 {
-		o.PlantLeakBytes = 16
+		o.PlantLeakBytes = defaultPlantLeakBytes
 	}
 	return o, nil
+}
+
+// set applies one key=value pair.
+func (o *Options) set(key, val string) error {
+	if io, found := intOptions[key]; found {
+		n, err := strconv.Atoi(val)
+		if err != nil || n < io.min || n > io.max {
+			return errorf(EOptions, fmt.Sprintf("option %s=%q: expected an integer from %d to %d", key, val, io.min, io.max))
+		}
+		*io.field(o) = n
+		return nil
+	}
+	switch key {
+	case "synchronous":
+		switch strings.ToLower(val) {
+		case "off", "normal", "full":
+			o.Synchronous = strings.ToLower(val)
+		default:
+			return errorf(EOptions, fmt.Sprintf("option synchronous=%q: expected off, normal or full", val))
+		}
+	case "plant_leak":
+		switch val {
+		case "", "none":
+			o.PlantLeak = ""
+		case "go_cmem", "go_heap", "sqlite_stmt":
+			o.PlantLeak = val
+		default:
+			return errorf(EOptions, fmt.Sprintf("option plant_leak=%q: expected go_cmem, go_heap or sqlite_stmt", val))
+		}
+	default:
+		return errorf(EOptions, fmt.Sprintf("unknown option %q; valid options: %s", key, validKeys))
+	}
+	return nil
 }

@@ -45,6 +45,7 @@ type Request struct {
 	ID    uint64
 	DB    []byte
 	Tx    bool
+	Codes bool   // error responses also carry SQLite's extended result code
 	Stmts []Stmt // exactly 1 unless Tx
 }
 

@@ -2,18 +2,21 @@ package query
 
 import "dalkit/native/internal/wire"
 
-// build reads the envelope {id, db, commands} and dispatches to a single
-// statement or to Tx.
+// validKeys lists the envelope's keys for error messages.
+const validKeys = "id, db, commands, codes"
+
+// build reads the envelope {id, db, commands[, codes]} and dispatches to a
+// single statement or to Tx.
 func (b *Builder) build(req wire.Value) error {
 	if req.Kind != wire.Map {
 		return errorf("request must be a map {id, db, commands}, got %s", req.Kind)
 	}
 	var cmds wire.Value
-	var seen uint8 // bit 0 id, 1 db, 2 commands
+	var seen uint8 // bit 0 id, 1 db, 2 commands, 3 codes
 	for i := 0; i < req.Len(); i++ {
 		k, v := req.Key(i), req.Val(i)
 		if k.Kind != wire.Str {
-			return errorf("request keys must be strings, got %s; valid keys: id, db, commands", k.Kind)
+			return errorf("request keys must be strings, got %s; valid keys: %s", k.Kind, validKeys)
 		}
 		var bit uint8
 		switch string(k.Bytes) {
@@ -43,8 +46,14 @@ func (b *Builder) build(req wire.Value) error {
 				return errorf("commands must be an array of {method, args} maps, got %s", v.Kind)
 			}
 			cmds = v
+		case "codes":
+			bit = 8
+			if v.Kind != wire.Bool {
+				return errorf("codes must be a boolean, got %s", v.Kind)
+			}
+			b.req.Codes = v.Bool()
 		default:
-			return errorf("unknown key %s in request; valid keys: id, db, commands", q(k.Bytes))
+			return errorf("unknown key %s in request; valid keys: %s", q(k.Bytes), validKeys)
 		}
 		if seen&bit != 0 {
 			return errorf("duplicate key %s in request", q(k.Bytes))

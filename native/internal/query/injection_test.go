@@ -2,10 +2,26 @@ package query
 
 import (
 	"bytes"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"dalkit/native/internal/wire"
 )
+
+// requireUTF8Error: a str that is not valid UTF-8 is refused by the decoder,
+// before any statement is built.
+func requireUTF8Error(t *testing.T, raw []byte) {
+	t.Helper()
+	var d wire.Decoder
+	_, err := d.Decode(raw)
+	var ue *wire.UTF8Error
+	if !errors.As(err, &ue) {
+		t.Fatalf("invalid UTF-8 in a str: got %v, want *wire.UTF8Error", err)
+	}
+}
 
 var hostile = []string{
 	`"`, `'`, "`", `[`, `]`, `;`, `.`, `--`, `/*`, `*/`, "\x00", "a\x00b",
@@ -48,6 +64,11 @@ func TestInjectionValues(t *testing.T) {
 		wantSQL := string(benign.Stmts[0].SQL)
 		for _, h := range hostile {
 			for _, v := range []any{h, []byte(h)} {
+				_, isStr := v.(string)
+				if (isStr || sh.name == "like") && !utf8.ValidString(h) {
+					requireUTF8Error(t, request(sh.cmds(v)...)) // bytes travel as bin
+					continue
+				}
 				r, err := build(t, request(sh.cmds(v)...))
 				if err != nil {
 					t.Fatalf("%s %q: %v", sh.name, h, err)
@@ -100,6 +121,10 @@ func TestInjectionIdentifiers(t *testing.T) {
 	legal := map[string]bool{"tαble": true}
 	for _, p := range positions {
 		for _, h := range hostile {
+			if !utf8.ValidString(h) {
+				requireUTF8Error(t, request(p.cmds(h)...))
+				continue
+			}
 			r, err := build(t, request(p.cmds(h)...))
 			if legal[h] {
 				if err != nil {

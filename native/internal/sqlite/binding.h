@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static inline int dal_sqlite_open(const char *path, int flags, int busy_ms, sqlite3 **out) {
 	int rc = sqlite3_open_v2(path, out, flags, NULL);
@@ -21,6 +22,52 @@ static inline int dal_sqlite_open(const char *path, int flags, int busy_ms, sqli
 	    sqlite3_db_config(*out, SQLITE_DBCONFIG_DQS_DDL, 0, &ddl) != SQLITE_OK || dml != 0 || ddl != 0)
 		return SQLITE_MISUSE;
 	return rc;
+}
+
+/* The time limit of one request on a connection (max_query_ms), enforced by
+** SQLite's progress handler: no timer thread, no signal, and no cgo call per
+** request.  The Go side arms it with two plain stores into this C struct
+** before a request (start_ns = 0, expired = 0); the handler stamps the
+** start on its first call and interrupts the statement once limit_ns has
+** passed.  The clock therefore starts after the first DAL_PROGRESS_OPS
+** virtual-machine instructions -- microseconds -- and a statement that
+** finishes sooner never reads the clock at all.  Only the thread running the
+** connection touches it (one goroutine per connection at a time). */
+typedef struct {
+	int64_t limit_ns;
+	int64_t start_ns;  /* 0: not started */
+	int32_t expired;   /* 1: the handler interrupted the statement */
+} dal_query_clock;
+
+#define DAL_PROGRESS_OPS 1000
+
+static inline int64_t dal_monotonic_ns(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int dal_sqlite_progress(void *p) {
+	dal_query_clock *c = p;
+	int64_t now = dal_monotonic_ns();
+	if (c->start_ns == 0) {
+		c->start_ns = now;
+		return 0;
+	}
+	if (now - c->start_ns > c->limit_ns) {
+		c->expired = 1;
+		return 1; /* SQLite ends the statement with SQLITE_INTERRUPT */
+	}
+	return 0;
+}
+
+/* Install the time limit; returns the clock to arm, or NULL on OOM. */
+static inline dal_query_clock *dal_sqlite_set_time_limit(sqlite3 *db, int64_t limit_ms) {
+	dal_query_clock *c = calloc(1, sizeof *c);
+	if (!c) return NULL;
+	c->limit_ns = limit_ms * 1000000;
+	sqlite3_progress_handler(db, DAL_PROGRESS_OPS, dal_sqlite_progress, c);
+	return c;
 }
 
 static inline const char *dal_sqlite_errmsg(sqlite3 *db, size_t *len) {

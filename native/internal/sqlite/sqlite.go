@@ -41,7 +41,9 @@ package sqlite
 #cgo nocallback sqlite3_bind_int64
 #cgo nocallback sqlite3_bind_double
 #cgo nocallback sqlite3_bind_null
+#cgo nocallback dal_sqlite_code_name
 #include "binding.h"
+#include "code_names.h"
 */
 import "C"
 
@@ -60,8 +62,11 @@ const (
 
 // Result codes the engine reacts to.
 const (
-	Busy   = C.SQLITE_BUSY
-	Locked = C.SQLITE_LOCKED
+	OK        = C.SQLITE_OK
+	Busy      = C.SQLITE_BUSY
+	Locked    = C.SQLITE_LOCKED
+	Interrupt = C.SQLITE_INTERRUPT
+	Mismatch  = C.SQLITE_MISMATCH
 )
 
 // Step results.
@@ -89,7 +94,8 @@ func (e *Error) Error() string { return e.Msg }
 
 // Conn is one SQLite connection.
 type Conn struct {
-	db *C.sqlite3
+	db    *C.sqlite3
+	clock *C.dal_query_clock // nil: no time limit
 }
 
 // Stmt is one prepared statement of a Conn.
@@ -135,6 +141,12 @@ func (c *Conn) Close() error {
 	if c.db == nil {
 		return nil
 	}
+	if c.clock != nil {
+		// A connection kept alive as a zombie must not call into freed memory.
+		C.sqlite3_progress_handler(c.db, 0, nil, nil)
+		C.free(unsafe.Pointer(c.clock))
+		c.clock = nil
+	}
 	rc := C.sqlite3_close_v2(c.db)
 	c.db = nil
 	if rc != C.SQLITE_OK {
@@ -155,6 +167,44 @@ func (c *Conn) Exec(sql string) error {
 
 func (c *Conn) lastError(rc C.int) error {
 	return &Error{Code: int(rc), Msg: C.GoString(C.sqlite3_errmsg(c.db))}
+}
+
+// SetTimeLimit bounds the execution time of each armed request on this
+// connection to ms milliseconds (binding.h, dal_query_clock). Call once,
+// right after Open; ms must be > 0.
+func (c *Conn) SetTimeLimit(ms int) error {
+	c.clock = C.dal_sqlite_set_time_limit(c.db, C.int64_t(ms))
+	if c.clock == nil {
+		return &Error{Code: C.SQLITE_NOMEM, Msg: "out of memory for the query time limit"}
+	}
+	return nil
+}
+
+// ArmTimeLimit starts a new request's time budget. Two stores into C
+// memory, no cgo call: this runs on every request.
+func (c *Conn) ArmTimeLimit() {
+	if c.clock != nil {
+		c.clock.start_ns = 0
+		c.clock.expired = 0
+	}
+}
+
+// TimeLimitExpired reports whether the time limit interrupted the last
+// statement (its step then returned Interrupt).
+func (c *Conn) TimeLimitExpired() bool { return c.clock != nil && c.clock.expired != 0 }
+
+// ExtendedErrCode is sqlite3_extended_errcode(): the extended result code of
+// the connection's most recent failure, e.g. SQLITE_CONSTRAINT_UNIQUE.
+func (c *Conn) ExtendedErrCode() int { return int(C.sqlite3_extended_errcode(c.db)) }
+
+// CodeName is the sqlite3.h name of a primary or extended result code, e.g.
+// "SQLITE_CONSTRAINT_UNIQUE", or "" for a value SQLite does not define.
+func CodeName(code int) string {
+	p := C.dal_sqlite_code_name(C.int(code))
+	if p == nil {
+		return ""
+	}
+	return C.GoString(p) // static storage in code_names.h
 }
 
 // ErrMsg is a zero-copy view of sqlite3_errmsg(): valid until the next call

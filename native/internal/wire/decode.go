@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"unicode/utf8"
 
 	"github.com/tinylib/msgp/msgp"
 )
@@ -17,6 +18,26 @@ type DecodeError struct{ Msg string }
 
 func (e *DecodeError) Error() string { return e.Msg }
 
+// UTF8Error reports a MessagePack str that is not valid UTF-8. The request is
+// well-formed MessagePack, so this is an invalid request rather than a
+// malformed one; it is refused because the string would be stored as TEXT
+// and echoed back, and strict decoders would then reject the response.
+// Bytes travel as bin.
+type UTF8Error struct {
+	Offset int // byte offset of the str's header in the request
+	Str    []byte
+}
+
+func (e *UTF8Error) Error() string {
+	s := e.Str
+	const show = 32
+	more := ""
+	if len(s) > show {
+		s, more = s[:show], "..."
+	}
+	return fmt.Sprintf("invalid request: the string at byte %d (%q%s) is not valid UTF-8; send bytes as MessagePack bin", e.Offset, s, more)
+}
+
 // Decoder turns request bytes into a Value tree. It allocates container
 // storage from chunks it keeps between calls, so a Decoder reused from a pool
 // decodes a request without allocating once warm. Not safe for concurrent use.
@@ -24,6 +45,7 @@ type Decoder struct {
 	chunk []Value   // current chunk; len = values handed out from it
 	used  [][]Value // earlier chunks handed out since Reset
 	spare [][]Value // cleared chunks ready for reuse
+	size  int       // length of the request being decoded, to report offsets
 }
 
 const chunkSize = 128
@@ -67,6 +89,7 @@ var (
 // binaries in the result alias b.
 func (d *Decoder) Decode(b []byte) (Value, error) {
 	var v Value
+	d.size = len(b)
 	rest, err := d.value(b, 0, &v)
 	if err != nil {
 		return Value{}, err
@@ -106,6 +129,9 @@ func (d *Decoder) value(b []byte, depth int, v *Value) ([]byte, error) {
 		n := 1 + int(c&0x1f)
 		if len(b) < n {
 			return b, errTruncated
+		}
+		if !utf8.Valid(b[1:n]) {
+			return b, &UTF8Error{Offset: d.size - len(b), Str: b[1:n]}
 		}
 		*v = Value{Kind: Str, Bytes: b[1:n:n]}
 		return b[n:], nil
@@ -167,7 +193,11 @@ func (d *Decoder) slow(b []byte, depth int, v *Value) ([]byte, error) {
 		*v = MakeFloat(x)
 	case msgp.StrType:
 		var s []byte
+		at := b
 		s, b, err = msgp.ReadStringZC(b)
+		if err == nil && !utf8.Valid(s) {
+			return at, &UTF8Error{Offset: d.size - len(at), Str: s}
+		}
 		*v = Value{Kind: Str, Bytes: s}
 	case msgp.BinType:
 		var s []byte

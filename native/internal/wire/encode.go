@@ -51,3 +51,29 @@ func PatchArrayHeader32(dst []byte, off int, n uint32) {
 	dst[off+3] = byte(n >> 8)
 	dst[off+4] = byte(n)
 }
+
+// AppendExecErrorCode appends an error response that also carries SQLite's
+// result code, for requests that opted in with "codes": {i, ra: 0, li: 0,
+// e, ec, en} in that order; en is left out when SQLite has no name for ec.
+func AppendExecErrorCode(dst []byte, id uint64, errMsg []byte, code int, name string) []byte {
+	n := uint32(6)
+	if name == "" {
+		n = 5
+	}
+	dst = msgp.AppendMapHeader(dst, n)
+	dst = msgp.AppendString(dst, "i")
+	dst = msgp.AppendUint64(dst, id)
+	dst = msgp.AppendString(dst, "ra")
+	dst = msgp.AppendInt64(dst, 0)
+	dst = msgp.AppendString(dst, "li")
+	dst = msgp.AppendInt64(dst, 0)
+	dst = msgp.AppendString(dst, "e")
+	dst = msgp.AppendStringFromBytes(dst, errMsg)
+	dst = msgp.AppendString(dst, "ec")
+	dst = msgp.AppendInt(dst, code)
+	if name != "" {
+		dst = msgp.AppendString(dst, "en")
+		dst = msgp.AppendString(dst, name)
+	}
+	return dst
+}

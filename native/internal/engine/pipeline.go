@@ -1,0 +1,96 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"unsafe"
+
+	"dalkit/native/internal/query"
+	"dalkit/native/internal/wire"
+)
+
+// The run pipeline of one request: size check, decode, build, database,
+// execute, planted leak.
+
+// Query executes one request held in Go memory.
+func (h *Handle) Query(req []byte) (Response, error) {
+	return h.QueryAt(unsafe.Pointer(unsafe.SliceData(req)), uint64(len(req)))
+}
+
+// QueryAt executes the n-byte request at p, which the caller keeps alive for
+// the call (the C ABI passes the caller's C buffer, without copying). The
+// size is checked here, once, before the memory is viewed as a slice: a
+// size_t may not even fit an int.
+func (h *Handle) QueryAt(p unsafe.Pointer, n uint64) (Response, error) {
+	h.life.RLock()
+	defer h.life.RUnlock()
+	if h.closed {
+		return Response{}, errorf(EHandle, "handle is closed")
+	}
+	if n > uint64(h.opts.MaxRequestBytes) {
+		return Response{}, errorf(ETooLarge, fmt.Sprintf("request of %d bytes exceeds max_request_bytes=%d", n, h.opts.MaxRequestBytes))
+	}
+	cs := getCallState()
+	if err := h.run(cs, unsafe.Slice((*byte)(p), int(n))); err != nil {
+		putCallState(cs)
+		return Response{}, err
+	}
+	return Response{cs: cs}, nil
+}
+
+func (h *Handle) run(cs *callState, req []byte) error {
+	v, err := cs.dec.Decode(req)
+	if err != nil {
+		var ue *wire.UTF8Error
+		if errors.As(err, &ue) {
+			return errorf(ERequest, ue.Error())
+		}
+		return errorf(EDecode, err.Error())
+	}
+	r, err := cs.b.Build(v)
+	if err != nil {
+		var qe *query.Error
+		if errors.As(err, &qe) {
+			return errorf(ERequest, qe.Msg)
+		}
+		return err
+	}
+	d, err := h.dbs.acquire(r.DB)
+	if err != nil {
+		return err
+	}
+	defer h.dbs.release(d)
+	out, err := h.execute(d, r, cs.out[:0])
+	if err != nil {
+		return err
+	}
+	cs.out = out
+	queriesDone.Add(1)
+	if h.plant != nil {
+		h.plant.PerQuery(d)
+	}
+	return nil
+}
+
+// execute runs a built request: a lone SELECT on a reader connection,
+// anything else on the writer.
+func (h *Handle) execute(d *database, r *query.Request, out []byte) ([]byte, error) {
+	if !r.Tx && r.Stmts[0].Kind == query.Select {
+		c, err := d.acquireReader()
+		if err != nil {
+			return out, err
+		}
+		defer d.releaseReader(c)
+		c.db.ArmTimeLimit()
+		st := stepper{c: c, req: r, opts: &h.opts}
+		return st.selectRows(&r.Stmts[0], out)
+	}
+	c, err := d.lockWriter()
+	if err != nil {
+		return out, err
+	}
+	defer d.unlockWriter()
+	c.db.ArmTimeLimit()
+	st := stepper{c: c, req: r, opts: &h.opts}
+	return st.writes(out)
+}

@@ -1,0 +1,212 @@
+package engine
+
+import (
+	"fmt"
+
+	"dalkit/native/internal/query"
+	"dalkit/native/internal/sqlite"
+	"dalkit/native/internal/wire"
+
+	"github.com/tinylib/msgp/msgp"
+)
+
+// This file steps built statements on a connection and encodes their
+// answers. A failure SQLite reports (no such table, a constraint) becomes an
+// error response; only a limit of the handle (max_query_ms,
+// max_response_bytes) becomes a call failure, DAL_E_LIMIT.
+
+// stepper is what one request needs to run its statements: the connection,
+// the request's id and options, and the handle's limits.
+type stepper struct {
+	c    *conn
+	req  *query.Request
+	opts *Options
+}
+
+// bindArgs binds a statement's parameters. Values were checked to be scalars
+// by the builder. On failure it returns SQLite's result code.
+func bindArgs(s *sqlite.Stmt, args []wire.Value) int {
+	for i, a := range args {
+		var rc int
+		switch a.Kind {
+		case wire.Nil:
+			rc = s.BindNull(i + 1)
+		case wire.Bool, wire.Int:
+			rc = s.BindInt64(i+1, a.Int())
+		case wire.Float:
+			rc = s.BindFloat(i+1, a.Float())
+		case wire.Str:
+			rc = s.BindText(i+1, a.Bytes)
+		case wire.Bin:
+			rc = s.BindBlob(i+1, a.Bytes)
+		default:
+			rc = sqlite.Mismatch // the builder rejects everything else
+		}
+		if rc != sqlite.OK {
+			return rc
+		}
+	}
+	return sqlite.OK
+}
+
+// failed appends the error response for the connection's last failure,
+// with the extended result code when the request asked for it ("codes").
+// msg is SQLite's message unless the caller has a better one.
+func (st *stepper) failed(out []byte, msg []byte) []byte {
+	if msg == nil {
+		msg = st.c.db.ErrMsg()
+	}
+	if st.req.Codes {
+		ec := st.c.db.ExtendedErrCode()
+		return wire.AppendExecErrorCode(out, st.req.ID, msg, ec, sqlite.CodeName(ec))
+	}
+	return wire.AppendExecResult(out, st.req.ID, 0, 0, msg)
+}
+
+// overTime is the call failure for a statement the time limit interrupted.
+func (st *stepper) overTime() error {
+	return errorf(ELimit, fmt.Sprintf("request took longer than max_query_ms=%d and was interrupted; nothing was written", st.opts.MaxQueryMs))
+}
+
+// selectRows executes a SELECT and appends the rows response, or an error
+// response carrying SQLite's message.
+func (st *stepper) selectRows(s0 *query.Stmt, out []byte) ([]byte, error) {
+	c := st.c
+	s, owned := c.prepare(s0.SQL)
+	if s == nil {
+		return st.failed(out, nil), nil
+	}
+	defer c.release(s, owned)
+	if bindArgs(s, s0.Args) != sqlite.OK {
+		return st.failed(out, nil), nil
+	}
+	start := len(out)
+	limit := st.opts.MaxResponseBytes
+	ncol := s.ColumnCount()
+	out = wire.AppendRowsStart(out, st.req.ID, ncol)
+	for i := 0; i < ncol; i++ {
+		out = msgp.AppendStringFromBytes(out, s.ColumnName(i))
+	}
+	out, countAt := wire.AppendRowsOpen(out)
+	var rows uint32
+	for {
+		rc := s.Step()
+		if rc == sqlite.Done {
+			break
+		}
+		if rc != sqlite.Row {
+			if rc == sqlite.Interrupt && c.db.TimeLimitExpired() {
+				return out[:start], st.overTime()
+			}
+			return st.failed(out[:start], nil), nil
+		}
+		rows++
+		out = msgp.AppendArrayHeader(out, uint32(ncol))
+		for i := 0; i < ncol; i++ {
+			switch s.ColumnType(i) {
+			case sqlite.TypeInteger:
+				out = msgp.AppendInt64(out, s.ColumnInt64(i))
+			case sqlite.TypeFloat:
+				out = msgp.AppendFloat64(out, s.ColumnFloat(i))
+			case sqlite.TypeText:
+				out = msgp.AppendStringFromBytes(out, s.ColumnText(i))
+			case sqlite.TypeBlob:
+				out = msgp.AppendBytes(out, s.ColumnBlob(i))
+			default:
+				out = msgp.AppendNil(out)
+			}
+		}
+		// Checked per row, so the buffer overshoots by at most one row.
+		if len(out)-start > limit {
+			return out[:start], errorf(ELimit, fmt.Sprintf(
+				"response exceeds max_response_bytes=%d (after %d rows); narrow the query with Find, Fields or Limit", limit, rows))
+		}
+	}
+	wire.PatchArrayHeader32(out, countAt, rows)
+	return out, nil
+}
+
+// write executes one INSERT, UPDATE or DELETE on the writer connection.
+// It returns rows affected and last insert id, or ok=false with SQLite's
+// message available from c.db.ErrMsg().
+func (st *stepper) write(s0 *query.Stmt) (ra, li int64, ok bool) {
+	c := st.c
+	s, owned := c.prepare(s0.SQL)
+	if s == nil {
+		return 0, 0, false
+	}
+	defer c.release(s, owned)
+	if bindArgs(s, s0.Args) != sqlite.OK {
+		return 0, 0, false
+	}
+	for {
+		rc := s.Step()
+		if rc == sqlite.Done {
+			break
+		}
+		if rc != sqlite.Row { // RETURNING is not generated, but rows are harmless
+			return 0, 0, false
+		}
+	}
+	ra = c.db.Changes()
+	// last_insert_rowid is per connection and survives other statements:
+	// report it only for an INSERT that inserted, never a stale one.
+	if s0.Kind == query.Insert && ra > 0 {
+		li = c.db.LastInsertRowID()
+	}
+	return ra, li, true
+}
+
+// writes executes the statements of a request on the writer connection,
+// inside one transaction when there is more than one or the request is a
+// Tx. An interrupted statement (max_query_ms) is undone by SQLite: a single
+// statement's changes are rolled back, and so is an explicit transaction.
+func (st *stepper) writes(out []byte) ([]byte, error) {
+	c, req := st.c, st.req
+	if !req.Tx && len(req.Stmts) == 1 {
+		ra, li, ok := st.write(&req.Stmts[0])
+		if !ok {
+			if c.db.TimeLimitExpired() {
+				return out, st.overTime()
+			}
+			return st.failed(out, nil), nil
+		}
+		return wire.AppendExecResult(out, req.ID, ra, li, nil), nil
+	}
+	if err := c.db.Exec("BEGIN IMMEDIATE"); err != nil {
+		return st.failed(out, []byte(err.Error())), nil
+	}
+	var total, last int64
+	for i := range req.Stmts {
+		ra, li, ok := st.write(&req.Stmts[i])
+		if !ok {
+			expired := c.db.TimeLimitExpired()
+			if !expired {
+				out = st.failed(out, nil) // before the rollback replaces the message
+			}
+			rollback(c)
+			if expired {
+				return out, st.overTime()
+			}
+			return out, nil
+		}
+		total += ra
+		if li != 0 {
+			last = li
+		}
+	}
+	if err := c.db.Exec("COMMIT"); err != nil {
+		out = st.failed(out, []byte(err.Error()))
+		rollback(c)
+		return out, nil
+	}
+	return wire.AppendExecResult(out, req.ID, total, last, nil), nil
+}
+
+// rollback ends a failed transaction. SQLite may already have rolled back
+// (some errors do that automatically), so only roll back what is open.
+func rollback(c *conn) {
+	if c.db.InTransaction() {
+		_ = c.db.Exec("ROLLBACK")
+	}
+}
