@@ -27,7 +27,9 @@
 ** response carries the message in its "e" field (docs/protocol.md).
 ** Call failures are reserved for problems with the call itself: bad handle,
 ** NULL pointer, undecodable or oversized request, invalid query, a database
-** that cannot be opened.
+** that cannot be opened, and a limit of the handle (DAL_E_LIMIT).  A request
+** may ask for SQLite's extended result code in error responses
+** (docs/protocol.md, request key "codes").
 **
 ** THREADS
 **
@@ -76,16 +78,21 @@ const char *dal_version_string(void);
 ** RESULT CODES
 **
 ** Zero or positive return values mean success; these negative codes mean the
-** call failed and nothing was executed (except DAL_E_INTERNAL, see below).
+** call failed and wrote nothing: DAL_E_LIMIT ends a statement that had
+** started and rolls it back.  The one exception is DAL_E_INTERNAL: a panic
+** was recovered, and whether a write it interrupted was committed is not
+** known.
 */
 #define DAL_OK             0
 #define DAL_E_HANDLE      -1   /* handle is not open: never issued, or closed */
 #define DAL_E_NULL        -2   /* a required pointer argument is NULL */
 #define DAL_E_DECODE      -3   /* request is not well-formed MessagePack (truncated, garbage, trailing bytes) */
 #define DAL_E_TOO_LARGE   -4   /* request exceeds the handle's max_request_bytes */
-#define DAL_E_REQUEST     -5   /* well-formed but invalid: unknown method or operator, wrong argument type, bad identifier or db name */
+#define DAL_E_REQUEST     -5   /* well-formed but invalid: unknown method or operator, wrong argument type, bad identifier
+                                  or db name, a MessagePack str that is not valid UTF-8 */
 #define DAL_E_DATABASE    -6   /* the database file could not be opened or configured */
-#define DAL_E_MISUSE      -7   /* API misuse: freeing a pointer the DAL does not own (foreign or already freed), no pending response */
+#define DAL_E_MISUSE      -7   /* API misuse: freeing a pointer the DAL does not own (foreign or already freed), no pending
+                                  response, dal_stats with unknown flag bits or a negative capacity */
 #define DAL_E_INTERNAL    -8   /* a panic was recovered inside the library; the handle stays usable */
 #define DAL_E_NOMEM       -9   /* memory allocation failed */
 #define DAL_E_OPTIONS    -10   /* an option string passed to dal_open is invalid */
@@ -121,19 +128,47 @@ int32_t dal_last_error_code(void);
 ** outside it (no separators, no "..", no absolute paths, no symbolic links).
 ** The directory must exist; it is resolved once, at open.
 **
-** options is NULL or a string of "key=value" pairs separated by ';' or ','.
-** Unknown keys and out-of-range values fail with DAL_E_OPTIONS.
+** options is NULL or a string of key=value pairs separated by ';' or ',':
 **
-**   busy_timeout_ms=N      SQLite busy timeout per connection   (default 5000)
+**   options := item { sep item }      sep := ';' | ','
+**   item    := ""  |  key '=' value
+**
+** Empty items are skipped ("a=1;;b=2;" and "" are valid).  No whitespace is
+** allowed in a key or around a value ("max_readers= 4" is an error: a stray
+** space is usually a quoting mistake).  A key may appear once; a second one
+** is an error, never "last wins".  Unknown keys, malformed items and
+** out-of-range values fail with DAL_E_OPTIONS.  Numbers are plain decimal
+** integers.  The C++ shim parses the same grammar.
+**
+**   busy_timeout_ms=N      SQLite busy timeout per connection   (default 5000, 0..600000)
 **   max_readers=N          read connections per database file   (default 8, 1..256)
 **   stmt_cache=N           cached prepared statements per connection (default 64, 0..4096)
 **   max_request_bytes=N    largest accepted request              (default 16777216, 64..1073741824)
-**   synchronous=off|normal|full   PRAGMA synchronous             (default normal)
+**   max_response_bytes=N   largest response; a larger one ends the statement
+**                          with DAL_E_LIMIT                      (default 67108864, 64..1073741824)
+**   max_query_ms=N         SQLite execution time of one request; past it the
+**                          statement is interrupted, a write rolled back,
+**                          and the call fails with DAL_E_LIMIT.  0 = no limit.
+**                          Checked every 1000 SQLite VM instructions; the time
+**                          spent waiting for a lock is bounded by
+**                          busy_timeout_ms instead            (default 30000, 0..86400000)
+**   max_databases=N        databases (distinct "db" names) open at once on this
+**                          handle.  Opening one more closes the idle database
+**                          used least recently; a database a request is using
+**                          is never closed.  When all are in use the request
+**                          fails with DAL_E_LIMIT.  Each open database holds
+**                          3 file descriptors per connection (file, WAL, shared
+**                          memory), up to max_readers + 1 connections
+**                                                                (default 64, 1..4096)
+**   synchronous=off|normal|full   PRAGMA synchronous, case-insensitive
+**                          (default normal; docs/durability.md says what each
+**                          promises)
 **
 ** Test-only options that plant a leak of N bytes per query in one layer, so
 ** that leak detectors can be shown to work (docs/leak-verdict.md):
 **
-**   plant_leak=go_cmem|go_heap|sqlite_stmt   plant_leak_bytes=N
+**   plant_leak=go_cmem|go_heap|sqlite_stmt   ("" or none: no plant, the default)
+**   plant_leak_bytes=N     0..1048576; absent or 0 means the default, 16
 **
 ** Returns a handle (> 0) or a negative DAL_E_* code.
 */
@@ -198,7 +233,9 @@ int64_t dal_take_pending(void *buf, size_t buf_cap);
 ** DAL_STAT_* constants below, and return how many were written
 ** (min(capacity, DAL_STAT_COUNT)), or a negative DAL_E_* code.
 **
-** flags may include DAL_STATS_FORCE_GC, which runs a full Go garbage
+** flags is 0 or DAL_STATS_FORCE_GC; any other bit fails with DAL_E_MISUSE,
+** and so does a negative capacity.  values may be NULL only when capacity
+** is 0 (DAL_E_NULL otherwise).  DAL_STATS_FORCE_GC runs a full Go garbage
 ** collection before reading, so that the Go heap figure shows live data
 ** rather than garbage not yet collected.  Reading Go memory statistics
 ** stops the Go world briefly (tens of microseconds): call it at sample
