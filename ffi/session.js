@@ -42,7 +42,14 @@ function optionString(options) {
 
 export function createSession(binding) {
   const { raw, memory } = binding;
-  const codeName = (errno) => (raw.dalshim_code_name ? raw.dalshim_code_name(errno) : undefined);
+  // Names come from the library (dalshim_code_name); each is asked once.
+  const names = new Map();
+  const codeName = (errno) => {
+    if (!raw.dalshim_code_name) return undefined; // a library without it: DalError's default name
+    let name = names.get(errno);
+    if (name === undefined) names.set(errno, (name = raw.dalshim_code_name(errno)));
+    return name;
+  };
   const makeError = (errno, message, requestId) =>
     new DalError(message, { code: codeName(errno), errno, requestId });
   // The failure of the last call on this thread, as the shim recorded it.
