@@ -21,13 +21,19 @@ func openConn(path string, o *Options, readOnly bool) (*conn, error) {
 	if err != nil {
 		return nil, errorf(EDatabase, fmt.Sprintf("cannot open database %s: %v", path, err))
 	}
+	// synchronous first, so that switching a new file to WAL already syncs
+	// only as much as the handle asked for.
+	if err := db.Exec("PRAGMA synchronous=" + o.Synchronous); err != nil {
+		db.Close()
+		return nil, errorf(EDatabase, fmt.Sprintf("cannot configure database %s (PRAGMA synchronous=%s): %v", path, o.Synchronous, err))
+	}
 	// WAL lets readers run beside the single writer. Every connection asks
 	// for it because any of them may be the first to touch a new file.
 	if err := execRetryingBusy(db, "PRAGMA journal_mode=WAL", o.BusyTimeoutMs); err != nil {
 		db.Close()
 		return nil, errorf(EDatabase, fmt.Sprintf("cannot configure database %s (PRAGMA journal_mode=WAL): %v", path, err))
 	}
-	pragmas := []string{"PRAGMA synchronous=" + o.Synchronous}
+	var pragmas []string
 	if readOnly {
 		// Reader connections only ever run the SELECTs the builder made;
 		// query_only makes any mistake there fail instead of writing.
