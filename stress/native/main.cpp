@@ -14,7 +14,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,29 +21,35 @@
 #include <vector>
 
 #include "../../tests/common/reference.h"
-#include "../../tests/common/temp_dir.h"
 #include "dalmonitor.h"
 #include "dalshim.h"
+#include "data_dir.hpp"
+#include "grouped.hpp"
 #include "native_stats_source.hpp"
 #include "options.hpp"
+#include "output_file.hpp"
 #include "progress.hpp"
+#include "report.hpp"
 #include "worker.hpp"
 
 namespace dalstress {
 namespace {
 
 constexpr int kExitError = 2;
-std::atomic<bool> g_interrupted{false};
+std::atomic<int> g_stop_signal{0};  // the signal that asked the run to stop, 0 if none
 
-void on_sigint(int) { g_interrupted.store(true, std::memory_order_relaxed); }
+void on_stop_signal(int sig) { g_stop_signal.store(sig, std::memory_order_relaxed); }
 
-// Ctrl-C stops the run cleanly (report printed, temporary directory removed,
-// exit 2); a second Ctrl-C kills at once (SA_RESETHAND).  SA_ONSTACK because
-// the Go runtime requires it of every handler in a process that hosts Go
-// (golang/go#11794).
-void install_sigint() {
+// SIGINT (Ctrl-C) and SIGTERM stop the run cleanly: the workers stop after
+// their current chunk, the END sample is taken, the report is printed as an
+// interrupted run, the JSON written, the temporary directory removed, exit 2.
+// A second signal kills at once (SA_RESETHAND), for a run stuck in a call.
+// SA_ONSTACK because the Go runtime requires it of every handler in a
+// process that hosts Go (golang/go#11794).  The handler only sets a flag,
+// so it is async-signal-safe on any thread, Go's included.
+void install_stop_signals() {
   struct sigaction sa{};
-  sa.sa_handler = on_sigint;
+  sa.sa_handler = on_stop_signal;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_ONSTACK | SA_RESTART | SA_RESETHAND;
   sigaction(SIGINT, &sa, nullptr);
@@ -56,15 +61,6 @@ int fail_early(const std::string& msg) {
   return kExitError;
 }
 
-std::string text_report(int64_t run) {
-  int64_t n = dalmon_report_text(run, nullptr, 0);
-  if (n < 0) return std::string("(no text report: ") + dalmon_last_error() + ")\n";
-  std::string s(static_cast<size_t>(n) + 1, '\0');
-  n = dalmon_report_text(run, s.data(), s.size());
-  s.resize(n < 0 ? 0 : static_cast<size_t>(n));
-  return s;
-}
-
 struct RunState {
   const Options& o;
   Shared& shared;
@@ -74,7 +70,7 @@ struct RunState {
   int samples_failed = 0;
 
   bool stopping() const {
-    return shared.stop.load(std::memory_order_relaxed) || g_interrupted.load(std::memory_order_relaxed);
+    return shared.stop.load(std::memory_order_relaxed) || g_stop_signal.load(std::memory_order_relaxed) != 0;
   }
   void sample(int64_t done) {
     // Native driver: no JS heap, so the four JS figures are -1 (n/a).  The
@@ -158,25 +154,25 @@ int real_main(int argc, char** argv) {
     std::fputs(usage().c_str(), stdout);
     return 0;
   }
+  // Every output path and the data directory are checked before the DAL is
+  // loaded: a run that cannot deliver its report must not start (a default
+  // run takes about 18 minutes).
+  std::optional<OutputFile> json =
+      o.json_path.empty() ? std::nullopt : OutputFile::open("JSON report", o.json_path, err);
+  if (!o.json_path.empty() && !json) return fail_early(err);
+  std::optional<DataDir> data;
+  try {
+    data.emplace(o.db_dir);
+  } catch (const std::exception& e) {
+    return fail_early(e.what());
+  }
+  const std::string& dir = data->path();
+
   // Load the DAL first: "RSS after load" is read right after it.
   if (int32_t rc = dalshim_load(nullptr); rc != DALSHIM_OK)
     return fail_early("dalshim_load: code " + std::to_string(rc) + ": " + dalshim_last_error());
   const int64_t rss_after_load = dalmon_rss_bytes();
-  install_sigint();
-
-  // Data directory.
-  std::optional<dalkit::TempDir> temp;
-  std::string dir = o.db_dir;
-  try {
-    if (dir.empty()) {
-      temp.emplace("dalstress");
-      dir = temp->path();
-    } else {
-      std::filesystem::create_directories(dir);
-    }
-  } catch (const std::exception& e) {
-    return fail_early(std::string("data directory: ") + e.what());
-  }
+  install_stop_signals();
 
   const std::string dal_opts = o.dal_open_options();
   const int64_t h = dalshim_open(dir.c_str(), dal_opts.empty() ? nullptr : dal_opts.c_str());
@@ -206,11 +202,11 @@ int real_main(int argc, char** argv) {
   const int64_t sample_every = o.effective_sample_every();
 
   std::fprintf(stderr,
-               "dalstress: %lld queries, via %s, mode %s, %d thread%s, sample every %lld, warm-up %.2f, "
+               "dalstress: %s queries, via %s, mode %s, %d thread%s, sample every %s, warm-up %.2f, "
                "data dir %s%s%s%s\n",
-               static_cast<long long>(o.queries), via_name(o.via), mode_name(o.mode), o.threads,
-               o.threads == 1 ? "" : "s", static_cast<long long>(sample_every), o.warmup_share, dir.c_str(),
-               temp ? " (temporary)" : "", dal_opts.empty() ? "" : ", dal options ", dal_opts.c_str());
+               grouped(o.queries).c_str(), via_name(o.via), mode_name(o.mode), o.threads,
+               o.threads == 1 ? "" : "s", grouped(sample_every).c_str(), o.warmup_share, dir.c_str(),
+               data->temporary() ? " (temporary)" : data->created() ? " (created)" : "", dal_opts.empty() ? "" : ", dal options ", dal_opts.c_str());
 
   std::vector<std::unique_ptr<Engine>> engines;
   try {
@@ -237,16 +233,12 @@ int real_main(int argc, char** argv) {
   }
   progress.finish(done);
 
-  if (g_interrupted.load()) {
-    std::string why = "interrupted by a signal after " + std::to_string(done) + " queries";
-    dalmon_fail(run, why.c_str());
-  }
   {
     std::lock_guard lk(shared.mu);
     if (shared.failed_calls || shared.wrong_answers) {
-      std::string why = std::to_string(shared.failed_calls) + " failed call(s) and " +
-                        std::to_string(shared.wrong_answers) + " wrong answer(s)";
-      if (shared.stop.load()) why += "; stopped after --max-errors " + std::to_string(o.max_errors);
+      std::string why = grouped(shared.failed_calls) + " failed call(s) and " +
+                        grouped(shared.wrong_answers) + " wrong answer(s)";
+      if (shared.stop.load()) why += "; stopped after --max-errors " + grouped(o.max_errors);
       if (!shared.first_errors.empty()) why += "; first: " + shared.first_errors.front();
       dalmon_fail(run, why.c_str());
       std::fprintf(stderr, "dalstress: %s\n", why.c_str());
@@ -255,30 +247,48 @@ int real_main(int argc, char** argv) {
   }
   st.sample(done);  // END (after the monitor's forced Go GC)
   if (st.samples_failed) dalmon_fail(run, "some monitor samples failed (see stderr)");
+  // Stopped by a signal before the last query: the monitor reports the run
+  // as interrupted after `done` queries, with partial verdicts for the
+  // layers that have enough samples (exit 2 either way).  A signal that
+  // arrives after the last query changes nothing: the run is complete.
+  if (const int sig = g_stop_signal.load(); sig != 0 && done < o.queries) {
+    if (dalmon_mark_interrupted(run, sig == SIGTERM ? "SIGTERM" : "SIGINT") != DALMON_OK) {
+      std::fprintf(stderr, "dalstress: dalmon_mark_interrupted: %s\n", dalmon_last_error());
+      dalmon_fail(run, "interrupted by a signal");
+    }
+  }
 
   int code = dalmon_finish(run);
   if (code < 0) {
     std::fprintf(stderr, "dalstress: dalmon_finish: %s\n", dalmon_last_error());
     code = kExitError;
   }
-  std::string text = text_report(run);
+  // Everything that can still fail happens before the text report is
+  // printed, so its verdict line states the exit code the process returns.
+  std::vector<std::string> late_errors;
+  engines.clear();
+  if (int32_t rc = dalshim_close(h); rc != DALSHIM_OK)
+    late_errors.push_back("dalshim_close: code " + std::to_string(rc) + ": " + dalshim_last_error());
+  if (json) {
+    std::string bytes;
+    if (!monitor_json_report(run, bytes, err) || !json->write_all(bytes, err))
+      late_errors.push_back(err);
+  }
+  std::string text;
+  if (!monitor_text_report(run, text, err)) text = "(no text report: " + err + ")\n";
+  if (!late_errors.empty()) {
+    code = kExitError;
+    std::string reason = late_errors.front();
+    for (size_t i = 1; i < late_errors.size(); ++i) reason += "; " + late_errors[i];
+    text = with_error_verdict(text, reason);
+    for (const auto& e : late_errors) std::fprintf(stderr, "dalstress: %s\n", e.c_str());
+  }
   std::fwrite(text.data(), 1, text.size(), stdout);
   if (!text.empty() && text.back() != '\n') std::fputc('\n', stdout);
   std::fflush(stdout);
-  if (!o.json_path.empty()) {
-    if (dalmon_write_json(run, o.json_path.c_str()) != DALMON_OK) {
-      std::fprintf(stderr, "dalstress: cannot write JSON report: %s\n", dalmon_last_error());
-      code = kExitError;
-    }
-  }
   dalmon_end(run);
-  if (int32_t rc = dalshim_close(h); rc != DALSHIM_OK) {
-    std::fprintf(stderr, "dalstress: dalshim_close: code %d: %s\n", rc, dalshim_last_error());
-    code = kExitError;
-  }
-  engines.clear();
-  // The DAL is never unloaded (a Go runtime cannot be); temp removes the
-  // data directory on the way out.
+  // The DAL is never unloaded (a Go runtime cannot be); `data` removes a
+  // temporary data directory on the way out.
   return code;
 }
 

@@ -2,44 +2,24 @@
 #include "options.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
 #include <sstream>
+
+#include "grouped.hpp"
+#include "kv_options.hpp"
+#include "numbers.hpp"
 
 namespace dalstress {
 
 namespace {
 
-// Integer with optional exponent ("100000000", "1e8") or '_' / ',' digit
-// grouping ("100_000_000").  Rejects fractions, signs other than none, and
-// trailing junk.
+// Counts typed by people: "100000000", "1e8", "100_000_000", "1,000,000"
+// (dalkit_common's one number parser, the same as dalmon_start's).  The
+// caller checks the range, which also refuses negative values.
 bool parse_count(const std::string& text, int64_t& out) {
-  std::string s;
-  for (char c : text)
-    if (c != '_' && c != ',') s.push_back(c);
-  if (s.empty() || s[0] == '-' || s[0] == '+') return false;
-  bool all_digits = std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-  errno = 0;
-  char* end = nullptr;
-  if (all_digits) {
-    unsigned long long v = std::strtoull(s.c_str(), &end, 10);
-    if (errno || *end || v > static_cast<unsigned long long>(INT64_MAX)) return false;
-    out = static_cast<int64_t>(v);
-    return true;
-  }
-  double d = std::strtod(s.c_str(), &end);
-  if (errno || *end || !std::isfinite(d) || d < 0 || d > 9.2e18 || d != std::floor(d)) return false;
-  out = static_cast<int64_t>(d);
+  const auto v = dalkit::parse_int(text);
+  if (!v) return false;
+  out = *v;
   return true;
-}
-
-bool parse_double(const std::string& s, double& out) {
-  if (s.empty()) return false;
-  errno = 0;
-  char* end = nullptr;
-  out = std::strtod(s.c_str(), &end);
-  return !errno && !*end && std::isfinite(out);
 }
 
 }  // namespace
@@ -73,6 +53,7 @@ std::string Options::monitor_params_string(const std::string& runtime) const {
   if (!plant_layer.empty()) o << " planted " << plant_layer << ":" << plant_bytes;
   o << ";queries=" << queries << ";sample_every=" << effective_sample_every() << ";warmup=" << warmup_share
     << ";threads=" << threads << ";force_gc=1";
+  if (verbose) o << ";verbose=1";
   for (const auto& p : monitor_params) o << ";" << p;
   return o.str();
 }
@@ -84,7 +65,7 @@ Runs the reference query (87-byte request, 34-byte answer "no such table:
 data") N times through libdalshim.so's C ABI, checks every answer, samples
 memory through the monitor and prints its leak verdict.
 
-  --queries N         queries in total (default 100000000; 1e6 and 1_000_000 work)
+  --queries N         queries in total (default 100,000,000; 1e8, 100_000_000 work)
   --threads N         threads sharing one handle, each issuing queries/N (default 1)
   --via direct|libffi call style: plain C calls, or ffi_call with a cif prepared once
   --mode into|alloc   into: dalshim_query_into with a reused buffer (default)
@@ -92,9 +73,12 @@ memory through the monitor and prints its leak verdict.
   --sample-every N    queries between monitor samples (default queries/100,
                       clamped to 1..1000000)
   --warmup-share F    share of queries treated as warm-up, 0..0.9 (default 0.2)
-  --db-dir DIR        data directory (created if missing, kept); default: a fresh
-                      temporary directory removed at the end
-  --json FILE         write the JSON report (docs/report-schema.md) to FILE
+  --db-dir DIR        data directory, kept after the run; created if missing,
+                      but only if its parent directory exists
+                      (default: a fresh temporary directory, removed at the end)
+  --json FILE         write the JSON report (docs/report-schema.md) to FILE;
+                      checked before the first query (an unwritable FILE
+                      stops dalstress at once with exit 2)
   --plant-leak L:B    plant a leak of B bytes per query in layer L:
                       go_cmem, go_heap, sqlite_stmt (in the DAL) or shim_malloc
                       (in the shim); all passed as dalshim_open options
@@ -105,10 +89,16 @@ memory through the monitor and prints its leak verdict.
   --progress auto|line|plain|off
                       progress on stderr: auto = one updating line on a TTY,
                       plain periodic lines otherwise (default auto)
+  --verbose           the text report also lists every sample (the series is
+                      always in the JSON report)
   --help              this text
 
-Exit codes: 0 no leak, 1 leak, 2 error (bad flag, failed or wrong answer,
-too few samples).
+Ctrl-C (or SIGTERM) stops the run: the report is printed for the queries
+done, marked interrupted, with partial verdicts where there are enough
+samples; a second Ctrl-C kills at once.
+
+Exit codes: 0 no leak, 1 leak, 2 error (bad flag or path, failed or wrong
+answer, too few samples, interrupted).
 )";
 }
 
@@ -117,6 +107,10 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
     std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
       o.help = true;
+      continue;
+    }
+    if (arg == "--verbose") {
+      o.verbose = true;
       continue;
     }
     if (arg.rfind("--", 0) != 0) {
@@ -148,8 +142,7 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
     auto count = [&](int64_t& dst, int64_t lo, int64_t hi) {
       int64_t v = 0;
       if (!parse_count(value, v) || v < lo || v > hi) {
-        error = "option " + name + ": '" + value + "' is not an integer in " + std::to_string(lo) + ".." +
-                std::to_string(hi);
+        error = "option " + name + ": '" + value + "' is not an integer in " + grouped(lo) + ".." + grouped(hi);
         return false;
       }
       dst = v;
@@ -168,10 +161,12 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
     } else if (name == "--max-errors") {
       if (!count(o.max_errors, 1, INT64_C(1) << 50)) return false;
     } else if (name == "--warmup-share") {
-      if (!parse_double(value, o.warmup_share) || o.warmup_share < 0 || o.warmup_share > 0.9) {
+      const auto share = dalkit::parse_double(value);
+      if (!share || *share < 0 || *share > 0.9) {
         error = "option --warmup-share: '" + value + "' is not a number in 0..0.9";
         return false;
       }
+      o.warmup_share = *share;
     } else if (name == "--via") {
       if (value == "direct") o.via = Via::Direct;
       else if (value == "libffi" || value == "ffi") o.via = Via::Libffi;
@@ -208,8 +203,13 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       }
       o.json_path = value;
     } else if (name == "--monitor-param") {
-      if (value.find('=') == std::string::npos || value.find_first_of(";,") != std::string::npos) {
-        error = "option --monitor-param: '" + value + "' (expected one key=value)";
+      // The monitor parses its parameters with the same k=v parser; one
+      // flag must be exactly one pair.
+      std::vector<dalkit::KvPair> pairs;
+      std::string why;
+      if (!dalkit::parse_kv_options(value, pairs, why) || pairs.size() != 1) {
+        error = "option --monitor-param: '" + value + "' (expected one key=value" + (why.empty() ? "" : ": " + why) +
+                ")";
         return false;
       }
       o.monitor_params.push_back(value);
@@ -228,7 +228,7 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       }
       int64_t b = 0;
       if (!parse_count(bytes, b) || b < 1 || b > (1 << 20)) {
-        error = "option --plant-leak: bytes '" + bytes + "' is not an integer in 1..1048576";
+        error = "option --plant-leak: bytes '" + bytes + "' is not an integer in 1.." + grouped(1 << 20);
         return false;
       }
       o.plant_layer = layer;
@@ -237,11 +237,11 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
   }
   if (o.help) return true;
   if (o.threads > o.queries) {
-    error = "--threads " + std::to_string(o.threads) + " exceeds --queries " + std::to_string(o.queries);
+    error = "--threads " + grouped(o.threads) + " exceeds --queries " + grouped(o.queries);
     return false;
   }
   if (o.sample_every > o.queries) {
-    error = "--sample-every " + std::to_string(o.sample_every) + " exceeds --queries " + std::to_string(o.queries);
+    error = "--sample-every " + grouped(o.sample_every) + " exceeds --queries " + grouped(o.queries);
     return false;
   }
   return true;

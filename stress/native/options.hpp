@@ -26,6 +26,7 @@ struct Options {
   int64_t max_errors = 1000;       // stop issuing queries after this many errors
   ProgressStyle progress = ProgressStyle::Auto;
   std::vector<std::string> monitor_params;  // extra key=value for dalmon_start
+  bool verbose = false;            // text report lists every sample (monitor verbose=1)
   bool help = false;
 
   int64_t effective_sample_every() const;

@@ -6,20 +6,11 @@
 #include <string>
 
 #include "dalmonitor.h"
+#include "grouped.hpp"
 
 namespace dalstress {
 
 namespace {
-
-std::string grouped(int64_t v) {
-  const std::string d = std::to_string(v);
-  std::string s;
-  for (size_t i = 0; i < d.size(); ++i) {
-    if (i > 0 && (d.size() - i) % 3 == 0 && d[i - 1] != '-') s.push_back(',');
-    s.push_back(d[i]);
-  }
-  return s;
-}
 
 std::string duration(double s) {
   if (s < 0 || s > 1e7) return "--:--";

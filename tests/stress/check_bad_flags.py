@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Every bad command line makes dalstress print its usage and exit 2;
---help prints the usage on stdout and exits 0.  Stdlib only.
+--help prints the usage on stdout, saying what happens to the data
+directory, and exits 0.  Stdlib only.
 
 Usage: check_bad_flags.py /path/to/dalstress
 """
@@ -28,6 +29,11 @@ BAD = [
     ["--plant-leak", "go_heap:2000000"],
     ["--progress", "loud"],
     ["--monitor-param", "novalue"],
+    ["--monitor-param", "a=1;b=2"],
+    ["--monitor-param", "slope.rss= 4"],
+    ["--queries", "1__000"],
+    ["--queries", "0x10"],
+    ["--json="],
     ["--db-dir="],
     ["positional"],
 ]
@@ -44,7 +50,10 @@ def main():
                                           err.splitlines()[0] if err else ""))
         bad += not ok
     p = subprocess.run([exe, "--help"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
-    ok = p.returncode == 0 and b"usage: dalstress" in p.stdout
+    # --help says what happens to the data directory (kept / removed).
+    text = p.stdout.decode("utf-8", "replace")
+    ok = (p.returncode == 0 and "usage: dalstress" in text and "kept after the run" in text
+          and "only if its parent directory exists" in text and "temporary directory, removed at the end" in text)
     print("%-4s exit %d  --help" % ("ok" if ok else "BAD", p.returncode))
     bad += not ok
     if bad:
