@@ -186,7 +186,7 @@ TEST(DalCodeName, NamesEveryCode) {
   for (int32_t other : {1, -12, 34, INT32_MIN, INT32_MAX}) EXPECT_STREQ(dal_code_name(other), "DAL_E_UNKNOWN");
 }
 
-// Opt-in SQLite result codes: "codes": true adds ec/en to error responses;
+// Opt-in SQLite result codes: "codes": true adds ec to error responses;
 // without it the reference response stays exactly 34 bytes.
 TEST_F(DalHardening, ErrorCodesOnlyWhenRequested) {
   exec_sql("c.db", "CREATE TABLE t (k TEXT UNIQUE)");
@@ -207,12 +207,11 @@ TEST_F(DalHardening, ErrorCodesOnlyWhenRequested) {
   ASSERT_GT(query(insert(true), &out), 0) << dal_last_error();
   auto m = decode(out.data(), out.size());
   EXPECT_EQ(m.at("ec").as<int64_t>(), 2067);  // SQLITE_CONSTRAINT_UNIQUE
-  EXPECT_EQ(m.at("en").as<std::string>(), "SQLITE_CONSTRAINT_UNIQUE");
+  EXPECT_EQ(m.map.size(), 5u);  // i, ra, li, e, ec
   ASSERT_GT(query(insert(false), &out), 0);
   auto plain = decode(out.data(), out.size());
   EXPECT_TRUE(plain.has("e"));
   EXPECT_FALSE(plain.has("ec"));
-  EXPECT_FALSE(plain.has("en"));
   ASSERT_EQ(query(dalkit::reference::request(), &out), 34);
   EXPECT_EQ(out, dalkit::reference::response());
 }

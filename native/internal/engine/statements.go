@@ -57,8 +57,7 @@ func (st *stepper) failed(out []byte, msg []byte) []byte {
 		msg = st.c.db.ErrMsg()
 	}
 	if st.req.Codes {
-		ec := st.c.db.ExtendedErrCode()
-		return wire.AppendExecErrorCode(out, st.req.ID, msg, ec, sqlite.CodeName(ec))
+		return wire.AppendExecErrorCode(out, st.req.ID, msg, st.c.db.ExtendedErrCode())
 	}
 	return wire.AppendExecResult(out, st.req.ID, 0, 0, msg)
 }

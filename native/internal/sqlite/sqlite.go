@@ -41,9 +41,7 @@ package sqlite
 #cgo nocallback sqlite3_bind_int64
 #cgo nocallback sqlite3_bind_double
 #cgo nocallback sqlite3_bind_null
-#cgo nocallback dal_sqlite_code_name
 #include "binding.h"
-#include "code_names.h"
 */
 import "C"
 
@@ -196,16 +194,6 @@ func (c *Conn) TimeLimitExpired() bool { return c.clock != nil && c.clock.expire
 // ExtendedErrCode is sqlite3_extended_errcode(): the extended result code of
 // the connection's most recent failure, e.g. SQLITE_CONSTRAINT_UNIQUE.
 func (c *Conn) ExtendedErrCode() int { return int(C.sqlite3_extended_errcode(c.db)) }
-
-// CodeName is the sqlite3.h name of a primary or extended result code, e.g.
-// "SQLITE_CONSTRAINT_UNIQUE", or "" for a value SQLite does not define.
-func CodeName(code int) string {
-	p := C.dal_sqlite_code_name(C.int(code))
-	if p == nil {
-		return ""
-	}
-	return C.GoString(p) // static storage in code_names.h
-}
 
 // ErrMsg is a zero-copy view of sqlite3_errmsg(): valid until the next call
 // on this connection, so callers copy it (into the response) at once.

@@ -53,14 +53,10 @@ func PatchArrayHeader32(dst []byte, off int, n uint32) {
 }
 
 // AppendExecErrorCode appends an error response that also carries SQLite's
-// result code, for requests that opted in with "codes": {i, ra: 0, li: 0,
-// e, ec, en} in that order; en is left out when SQLite has no name for ec.
-func AppendExecErrorCode(dst []byte, id uint64, errMsg []byte, code int, name string) []byte {
-	n := uint32(6)
-	if name == "" {
-		n = 5
-	}
-	dst = msgp.AppendMapHeader(dst, n)
+// extended result code, for requests that opted in with "codes":
+// {i, ra: 0, li: 0, e, ec} in that order.
+func AppendExecErrorCode(dst []byte, id uint64, errMsg []byte, code int) []byte {
+	dst = msgp.AppendMapHeader(dst, 5)
 	dst = msgp.AppendString(dst, "i")
 	dst = msgp.AppendUint64(dst, id)
 	dst = msgp.AppendString(dst, "ra")
@@ -70,10 +66,5 @@ func AppendExecErrorCode(dst []byte, id uint64, errMsg []byte, code int, name st
 	dst = msgp.AppendString(dst, "e")
 	dst = msgp.AppendStringFromBytes(dst, errMsg)
 	dst = msgp.AppendString(dst, "ec")
-	dst = msgp.AppendInt(dst, code)
-	if name != "" {
-		dst = msgp.AppendString(dst, "en")
-		dst = msgp.AppendString(dst, name)
-	}
-	return dst
+	return msgp.AppendInt(dst, code)
 }
