@@ -4,9 +4,10 @@
 // addon, Bun/Deno/koffi through the C ABI), so that all of them print and
 // judge the same thing.
 //
-// Threads: sample(), mark_startup(), fail() and finish() take a mutex and are
-// meant for one controlling thread; record_latency() and count() are
-// lock-free and may be called from any number of worker threads.
+// Threads: sample(), mark_startup(), fail(), mark_interrupted() and finish()
+// take a mutex and are meant for one controlling thread; record_latency()
+// and count() are lock-free and may be called from any number of worker
+// threads.
 #pragma once
 
 #include <array>
@@ -37,8 +38,6 @@ class Monitor {
 
   Monitor(const Monitor &) = delete;
   Monitor &operator=(const Monitor &) = delete;
-
-  const RunParams &params() const noexcept { return params_; }
 
   // Take a sample after the driver forced its runtime's GC.  queries_done
   // must not decrease.  Returns the sample index, or -1 with `error` set.
