@@ -1,5 +1,4 @@
 // binding.js -- the Node addon as a stress binding (stress/js/driver.js).
-import v8 from 'node:v8';
 import process from 'node:process';
 
 export async function createBinding() {
@@ -17,11 +16,11 @@ export async function createBinding() {
     monitor: native.monitor,
     gc() { globalThis.gc(); },
     memory() {
-      // heapUsed/heapTotal of this isolate; external includes arrayBuffers
-      // and what addons report with AdjustExternalMemory.
-      const h = v8.getHeapStatistics();
+      // heapUsed/heapTotal of this isolate (each worker_thread reports its
+      // own); external includes arrayBuffers and what addons report with
+      // AdjustExternalMemory.
       const m = process.memoryUsage();
-      return { jsHeapUsed: h.used_heap_size, jsHeapTotal: h.total_heap_size, jsExternal: m.external, jsArrayBuffers: m.arrayBuffers };
+      return { jsHeapUsed: m.heapUsed, jsHeapTotal: m.heapTotal, jsExternal: m.external, jsArrayBuffers: m.arrayBuffers };
     },
   };
 }

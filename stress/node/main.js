@@ -1,20 +1,35 @@
 #!/usr/bin/env node
-// main.js -- `npm run stress`: the reference workload through the Node addon,
-// judged by the kit's monitor.  Flags: `--help` (stress/js/options.js).
+// main.js -- `npm run stress`: the reference workload through the Node addon
+// (or `--via koffi`), judged by the kit's monitor.  Flags: `--help`
+// (stress/js/options.js).
 //
-// The driver forces V8's GC at every sample, so it needs --expose-gc: when
-// started without it, it starts itself again with it (same arguments, same
-// stdio) and exits with the child's code or signal.
-import { spawn } from 'node:child_process';
+// V8 flags the driver needs, set at node's start (stress/node/stress.sh
+// passes them; started any other way, main.js starts itself again with them,
+// same arguments and stdio, and exits with the child's code or signal):
+//   --expose-gc                  GC is forced at every sample
+//   --lite-mode --no-expose-wasm V8 without its optimizing compilers, unless
+//                                --jit: the driver's own compiled code and the
+//                                compilers' code pages (~4-6 MB of RSS) stay
+//                                out of what is measured; the round trips are
+//                                native-bound either way (docs/api.md).
+//                                (--no-expose-wasm only silences V8's notice
+//                                that lite mode turns WebAssembly off.)
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
 import { main } from '../js/driver.js';
 
 const program = 'node-stress';
+const argv = process.argv.slice(2);
+const jit = argv.includes('--jit');
+const LITE = ['--lite-mode', '--no-expose-wasm'];
+const hasLite = process.execArgv.includes('--lite-mode');
 
-if (typeof globalThis.gc !== 'function') {
-  const child = spawn(process.execPath, [...process.execArgv, '--expose-gc', fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+if (typeof globalThis.gc !== 'function' || hasLite === jit) {
+  const { spawn } = await import('node:child_process'); // only here: it costs RSS in the measured process
+  const keep = process.execArgv.filter((f) => f !== '--expose-gc' && !LITE.includes(f));
+  const flags = [...keep, '--expose-gc', ...(jit ? [] : LITE)];
+  const child = spawn(process.execPath, [...flags, fileURLToPath(import.meta.url), ...argv], { stdio: 'inherit' });
   // Ctrl-C reaches the whole process group; the child handles it (exit 2).
   const ignore = () => {};
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, ignore);
@@ -27,13 +42,13 @@ if (typeof globalThis.gc !== 'function') {
     }
   });
 } else {
-  const { createBinding } = await import('./binding.js');
   // The binding is created after the flags are parsed: --help and bad flags
-  // work even when the addon is not built yet.
-  // --via koffi: libdalshim.so through koffi instead of the addon (ffi/stress-binding.js).
-  const byVia = (o) => (o.via === 'koffi'
-    ? import('../../ffi/stress-binding.js').then((m) => m.createBinding(o))
-    : createBinding());
-  const code = await main(byVia, process.argv.slice(2), { program, vias: ['addon', 'koffi'] });
+  // work even when the addon is not built yet.  --via koffi: the FFI path
+  // (libdalshim.so through koffi) under the same driver.
+  const factory = async (o) => {
+    const { createBinding } = await import(o.via === 'koffi' ? '../../ffi/stress-binding.js' : './binding.js');
+    return createBinding(o);
+  };
+  const code = await main(factory, argv, { program, vias: ['addon', 'koffi'] });
   process.exit(code);
 }
