@@ -35,7 +35,7 @@ Napi::Promise AsyncQuery::queue() {
   return p;
 }
 
-Napi::Promise AsyncQuery::Decoded(Napi::Env env, Database* db, std::vector<uint8_t> request, Shape shape,
+Napi::Promise AsyncQuery::Builder(Napi::Env env, Database* db, std::vector<uint8_t> request, Shape shape,
                                   uint64_t id) {
   auto* w = new AsyncQuery(env, db, Kind::Decoded, std::move(request));
   w->shape_ = shape;
@@ -107,8 +107,12 @@ void AsyncQuery::settle(Napi::Env env) {
   try {
     switch (kind_) {
       case Kind::Decoded:
-        deferred_.Resolve(decode_response(env, a, resp, shape_, id_));
+      {
+        Decoded d = decode_response(env, a, resp, shape_, id_);
+        if (d.failed) deferred_.Reject(d.value);
+        else deferred_.Resolve(d.value);
         return;
+      }
       case Kind::Raw:
         deferred_.Resolve(Napi::Buffer<uint8_t>::Copy(env, resp.data(), resp.size()));
         return;

@@ -28,7 +28,7 @@ class Database;
 class AsyncQuery : public Napi::AsyncWorker {
  public:
   // A builder query: resolves with the decoded rows / exec result.
-  static Napi::Promise Decoded(Napi::Env env, Database* db, std::vector<uint8_t> request, Shape shape, uint64_t id);
+  static Napi::Promise Builder(Napi::Env env, Database* db, std::vector<uint8_t> request, Shape shape, uint64_t id);
   // queryRawAsync: resolves with a Buffer holding a copy of the response.
   static Napi::Promise Raw(Napi::Env env, Database* db, std::vector<uint8_t> request);
   // queryIntoAsync: resolves with n; the response is copied into target on

@@ -133,7 +133,13 @@ Napi::Value Database::Execute(const Napi::CallbackInfo& info) {
   check_open(env);  // a getter in the query may have closed the database
   std::vector<uint8_t> big;
   auto resp = run(env, enc.span(), lease.response(), big);
-  return decode_response(env, a, resp, shape, id);
+  Decoded d = decode_response(env, a, resp, shape, id);
+  if (d.failed) {
+    // Thrown without a C++ exception (see js_decoder.hpp).
+    napi_throw(env, d.value);
+    return Napi::Value();
+  }
+  return d.value;
 }
 
 // executeAsync(shape, db, methods, args) -> Promise: encoded here (JS values
@@ -148,7 +154,7 @@ Napi::Value Database::ExecuteAsync(const Napi::CallbackInfo& info) {
   JsEncoder(env, enc, a.object_prototype.Value()).request(id, info[1], info[2], info[3]);
   check_open(env);
   auto req = enc.span();
-  return AsyncQuery::Decoded(env, this, std::vector<uint8_t>(req.begin(), req.end()), shape, id);
+  return AsyncQuery::Builder(env, this, std::vector<uint8_t>(req.begin(), req.end()), shape, id);
 }
 
 // queryRaw(bytes) -> Buffer: the response bytes, copied into JS-owned memory.

@@ -143,29 +143,29 @@ const char* kind_name(dalshim::ResponseKind k) {
 
 }  // namespace
 
-Napi::Value decode_response(Napi::Env env, const Addon& addon, std::span<const uint8_t> bytes, Shape shape,
-                            uint64_t expected_id) {
+Decoded decode_response(Napi::Env env, const Addon& addon, std::span<const uint8_t> bytes, Shape shape,
+                        uint64_t expected_id) {
   ZoneLease lease;
   auto parsed = dalshim::parse_response(bytes, lease.zone());
-  if (!parsed) throw Napi::Error(env, addon.dal_error(parsed.error()));
+  if (!parsed) return {addon.dal_error(parsed.error()), true};
   const dalshim::ResponseView& r = *parsed;
   Converter conv(env, addon);
   if (r.id() != expected_id) {
-    throw conv.bad("response id " + std::to_string(r.id()) + " does not answer request " + std::to_string(expected_id));
+    return {conv.bad("response id " + std::to_string(r.id()) + " does not answer request " + std::to_string(expected_id)).Value(), true};
   }
   if (r.kind() == dalshim::ResponseKind::SqlError) {
-    throw Napi::Error(env, addon.dal_error(dalshim::Error(DALSHIM_E_SQL, std::string(r.error()), r.id(), r.sqlite_code())));
+    return {addon.dal_error(DALSHIM_E_SQL, std::string(r.error()), static_cast<int64_t>(r.id()), r.sqlite_code()), true};
   }
   const bool want_rows = shape != Shape::Exec;
   if (want_rows != (r.kind() == dalshim::ResponseKind::Rows)) {
-    throw conv.bad(std::string("expected ") + (want_rows ? "rows {i,c,r}" : "an exec result {i,ra,li}") + ", got " +
-                   kind_name(r.kind()));
+    return {conv.bad(std::string("expected ") + (want_rows ? "rows {i,c,r}" : "an exec result {i,ra,li}") + ", got " +
+                     kind_name(r.kind())).Value(), true};
   }
   if (shape == Shape::Exec) {
     Napi::Object o = Napi::Object::New(env);
     o.Set("rowsAffected", Napi::Value(env, number_or_bigint(env, r.rows_affected())));
     o.Set("lastInsertId", Napi::Value(env, number_or_bigint(env, r.last_insert_id())));
-    return o;
+    return {o};
   }
 
   // Column names once per response; every row object reuses the handles.
@@ -190,7 +190,7 @@ Napi::Value decode_response(Napi::Env env, const Addon& addon, std::span<const u
     }
     DALKIT_NAPI(env, napi_set_element(env, list, static_cast<uint32_t>(i), row));
   }
-  if (shape == Shape::Objects) return Napi::Value(env, list);
+  if (shape == Shape::Objects) return {Napi::Value(env, list)};
   napi_value columns;
   DALKIT_NAPI(env, napi_create_array_with_length(env, names.size(), &columns));
   for (size_t j = 0; j < names.size(); ++j)
@@ -198,7 +198,7 @@ Napi::Value decode_response(Napi::Env env, const Addon& addon, std::span<const u
   Napi::Object o = Napi::Object::New(env);
   o.Set("columns", Napi::Value(env, columns));
   o.Set("rows", Napi::Value(env, list));
-  return o;
+  return {o};
 }
 
 }  // namespace dalkit
