@@ -4,7 +4,7 @@
 # build tag and cgo noescape); everything else is installed when missing.
 set -euo pipefail
 
-packages=(cmake ninja-build g++ pkg-config libsqlite3-dev libmsgpack-cxx-dev libffi-dev libgtest-dev valgrind python3)
+packages=(cmake ninja-build g++ pkg-config libsqlite3-dev libmsgpack-cxx-dev libffi-dev libgtest-dev valgrind python3 clang)
 
 missing=()
 for p in "${packages[@]}"; do
