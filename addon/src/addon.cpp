@@ -13,6 +13,7 @@
 #include <dalshim.h>
 
 #include "database.hpp"
+#include "external_memory.hpp"
 #include "js_encoder.hpp"
 #include "monitor.hpp"
 
@@ -56,7 +57,7 @@ Napi::Value DalVersion(const Napi::CallbackInfo& info) {
 
 Napi::Value CodeName(const Napi::CallbackInfo& info) {
   if (!info[0].IsNumber()) throw Napi::TypeError::New(info.Env(), "codeName(n): n must be a number");
-  return Napi::String::New(info.Env(), dalshim::code_name(info[0].As<Napi::Number>().Int32Value()));
+  return Napi::String::New(info.Env(), dalshim_code_name(info[0].As<Napi::Number>().Int32Value()));
 }
 
 Napi::Value EncodeRequest(const Napi::CallbackInfo& info) {
@@ -68,6 +69,11 @@ Napi::Value EncodeRequest(const Napi::CallbackInfo& info) {
   JsEncoder(env, enc, a.object_prototype.Value()).request(id, info[1], info[2], info[3]);
   auto bytes = enc.span();
   return Napi::Buffer<uint8_t>::Copy(env, bytes.data(), bytes.size());
+}
+
+// Native bytes the addon holds for JS on this thread (external_memory.hpp).
+Napi::Value ExternalBytes(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(external_bytes()));
 }
 
 Napi::Value Stats(const Napi::CallbackInfo& info) {
@@ -94,6 +100,7 @@ Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
   exports.Set("codeName", Napi::Function::New(env, CodeName, "codeName"));
   exports.Set("encodeRequest", Napi::Function::New(env, EncodeRequest, "encodeRequest"));
   exports.Set("stats", Napi::Function::New(env, Stats, "stats"));
+  exports.Set("externalBytes", Napi::Function::New(env, ExternalBytes, "externalBytes"));
   exports.Set("monitor", monitor_exports(env));
   exports.Set("napiVersion", Napi::Number::New(env, NAPI_VERSION));
   exports.Set("maxDepth", Napi::Number::New(env, kMaxDepth));
@@ -121,14 +128,15 @@ Addon::Addon(Napi::Env env) : env_(env), response_(kResponseScratch) {
 }
 
 Addon::~Addon() {
-  // The environment is ending; V8 no longer needs to hear about the scratch
-  // memory (and may already be gone), so no AdjustExternalMemory here.
+  // The environment is ending: V8 no longer needs to hear about the scratch
+  // (and may be going away), only the thread's tally does.
+  forget_external(reported_bytes_);
 }
 
 void Addon::account_scratch() {
   const int64_t now = static_cast<int64_t>(response_.capacity() + encoder_.buffer().vec().capacity());
   if (now != reported_bytes_) {
-    Napi::MemoryManagement::AdjustExternalMemory(env_, now - reported_bytes_);
+    adjust_external(env_, now - reported_bytes_);
     reported_bytes_ = now;
   }
 }

@@ -4,6 +4,7 @@
 #include <new>
 
 #include "addon.hpp"
+#include "external_memory.hpp"
 #include "database.hpp"
 
 namespace dalkit {
@@ -28,7 +29,7 @@ AsyncQuery::~AsyncQuery() = default;
 Napi::Promise AsyncQuery::queue() {
   response_.resize(kInitialResponse);
   reported_ = static_cast<int64_t>(request_.capacity() + response_.capacity());
-  Napi::MemoryManagement::AdjustExternalMemory(Env(), reported_);
+  adjust_external(Env(), reported_);
   db_->async_started();
   Napi::Promise p = deferred_.Promise();
   Queue();  // the worker deletes itself after OnOK/OnError
@@ -86,7 +87,7 @@ void AsyncQuery::OnOK() { settle(Env()); }
 void AsyncQuery::OnError(const Napi::Error& e) {
   Napi::Env env = Env();
   Napi::HandleScope scope(env);
-  Napi::MemoryManagement::AdjustExternalMemory(env, -reported_);
+  adjust_external(env, -reported_);
   reported_ = 0;
   db_->async_finished(env);
   deferred_.Reject(e.Value());
@@ -95,7 +96,7 @@ void AsyncQuery::OnError(const Napi::Error& e) {
 void AsyncQuery::settle(Napi::Env env) {
   Napi::HandleScope scope(env);
   Addon& a = Addon::of(env);
-  Napi::MemoryManagement::AdjustExternalMemory(env, -reported_);
+  adjust_external(env, -reported_);
   reported_ = 0;
   db_->async_finished(env);
   if (code_ < 0) {

@@ -4,6 +4,7 @@
 
 #include "addon.hpp"
 #include "async_query.hpp"
+#include "external_memory.hpp"
 #include "js_decoder.hpp"
 #include "js_encoder.hpp"
 
@@ -65,7 +66,7 @@ Database::~Database() {
   // Finalizer: the object was collected without close().  No async query
   // can be in flight (each one holds a reference to this object).
   (void)db_.close();
-  if (!pending_.empty()) Napi::MemoryManagement::AdjustExternalMemory(Env(), -static_cast<int64_t>(pending_.capacity()));
+  if (!pending_.empty()) adjust_external(Env(), -static_cast<int64_t>(pending_.capacity()));
 }
 
 void Database::check_open(Napi::Env env) const {
@@ -82,7 +83,7 @@ Napi::Value Database::Close(const Napi::CallbackInfo& info) {
 
 void Database::close_handle(Napi::Env env) {
   if (!pending_.empty()) {
-    Napi::MemoryManagement::AdjustExternalMemory(env, -static_cast<int64_t>(pending_.capacity()));
+    adjust_external(env, -static_cast<int64_t>(pending_.capacity()));
     std::vector<uint8_t>().swap(pending_);
   }
   auto st = db_.close();
@@ -94,7 +95,7 @@ void Database::async_finished(Napi::Env env) {
     auto st = db_.close();  // deferred close(); a failure has no caller left to tell
     (void)st;
     if (!pending_.empty()) {
-      Napi::MemoryManagement::AdjustExternalMemory(env, -static_cast<int64_t>(pending_.capacity()));
+      adjust_external(env, -static_cast<int64_t>(pending_.capacity()));
       std::vector<uint8_t>().swap(pending_);
     }
   }
@@ -210,7 +211,7 @@ void Database::hold_pending(Napi::Env env, std::vector<uint8_t> bytes) {
   // A newer response replaces an older one not taken, as in the shim.
   const int64_t before = static_cast<int64_t>(pending_.capacity());
   pending_ = std::move(bytes);
-  Napi::MemoryManagement::AdjustExternalMemory(env, static_cast<int64_t>(pending_.capacity()) - before);
+  adjust_external(env, static_cast<int64_t>(pending_.capacity()) - before);
 }
 
 // takePending(target) -> n: copy the held response into target if it fits
@@ -223,7 +224,7 @@ Napi::Value Database::TakePending(const Napi::CallbackInfo& info) {
   const size_t n = pending_.size();
   if (n <= target.size()) {
     std::memcpy(target.data(), pending_.data(), n);
-    Napi::MemoryManagement::AdjustExternalMemory(env, -static_cast<int64_t>(pending_.capacity()));
+    adjust_external(env, -static_cast<int64_t>(pending_.capacity()));
     std::vector<uint8_t>().swap(pending_);
   }
   return Napi::Number::New(env, static_cast<double>(n));

@@ -1,6 +1,7 @@
 #include "monitor.hpp"
 
 #include <dalmonitor.h>
+#include <dalshim.h>
 
 #include <cmath>
 #include <string>
@@ -9,25 +10,11 @@
 namespace dalkit {
 namespace {
 
-const char* dalmon_code_name(int64_t code) {
-  switch (code) {
-    case DALMON_E_RUN: return "DALMON_E_RUN";
-    case DALMON_E_NULL: return "DALMON_E_NULL";
-    case DALMON_E_PARAMS: return "DALMON_E_PARAMS";
-    case DALMON_E_STATE: return "DALMON_E_STATE";
-    case DALMON_E_RANGE: return "DALMON_E_RANGE";
-    case DALMON_E_IO: return "DALMON_E_IO";
-    case DALMON_E_INTERNAL: return "DALMON_E_INTERNAL";
-    case DALMON_E_NOMEM: return "DALMON_E_NOMEM";
-    default: return "DALMON_E_UNKNOWN";
-  }
-}
-
 // Throw for a negative dalmon_* result; return it otherwise.
 int64_t checked(Napi::Env env, const char* fn, int64_t rc) {
   if (rc >= 0) return rc;
   Napi::Error e = Napi::Error::New(env, std::string(fn) + ": " + dalmon_last_error());
-  e.Set("code", dalmon_code_name(rc));
+  e.Set("code", dalshim_code_name(static_cast<int32_t>(rc)));  // names DALMON_E_* too
   e.Set("errno", Napi::Number::New(env, static_cast<double>(rc)));
   throw e;
 }
@@ -108,6 +95,14 @@ Napi::Value Fail(const Napi::CallbackInfo& info) {
   return Num(info.Env(), checked(info.Env(), "dalmon_fail", dalmon_fail(int_arg(info, 0, "monitor.fail"), reason.c_str())));
 }
 
+// markInterrupted(run, cause): the run stopped before all planned queries
+// (Ctrl-C); after the END sample, before finish().
+Napi::Value MarkInterrupted(const Napi::CallbackInfo& info) {
+  std::string cause = string_arg(info, 1, "monitor.markInterrupted");
+  return Num(info.Env(), checked(info.Env(), "dalmon_mark_interrupted",
+                                 dalmon_mark_interrupted(int_arg(info, 0, "monitor.markInterrupted"), cause.c_str())));
+}
+
 Napi::Value Finish(const Napi::CallbackInfo& info) {
   return Num(info.Env(), checked(info.Env(), "dalmon_finish", dalmon_finish(int_arg(info, 0, "monitor.finish"))));
 }
@@ -148,6 +143,7 @@ Napi::Object monitor_exports(Napi::Env env) {
   m.Set("recordLatencies", Napi::Function::New(env, RecordLatencies, "recordLatencies"));
   m.Set("count", Napi::Function::New(env, Count, "count"));
   m.Set("fail", Napi::Function::New(env, Fail, "fail"));
+  m.Set("markInterrupted", Napi::Function::New(env, MarkInterrupted, "markInterrupted"));
   m.Set("finish", Napi::Function::New(env, Finish, "finish"));
   m.Set("reportText", Napi::Function::New(env, ReportString<dalmon_report_text>, "reportText"));
   m.Set("reportJson", Napi::Function::New(env, ReportString<dalmon_report_json>, "reportJson"));

@@ -11,8 +11,8 @@
 //     open({dir, options}), // a Database with queryInto/queryRaw/In()/stats()/close()
 //                           // and their async forms (lib/database.js's API)
 //     monitor,              // the dalmon_* C ABI: start, markStartup, sample,
-//                           // recordLatencies, count, fail, finish, reportText,
-//                           // writeJson, end, rssBytes
+//                           // recordLatencies, count, fail, markInterrupted,
+//                           // finish, reportText, writeJson, end, rssBytes
 //     gc(),                 // a full collection of this JS heap
 //     memory(),             // {jsHeapUsed, jsHeapTotal, jsExternal, jsArrayBuffers} (-1 = n/a)
 //   }
@@ -185,10 +185,14 @@ async function stress(binding, o, { program, dir, temporary, interrupted }) {
   } else {
     ({ done, errors, failure, workers } = await workersLoop({ o, binding, dir, run, monitor, progress, sampleNow, sampleEvery, errors, interrupted, onError }));
   }
-  if (interrupted() !== null) failure = `interrupted by ${interrupted()}`;
   if (failure !== null) monitor.fail(run, failure);
   await sampleNow(done, workers ? workers.figures : null); // END (the workers' heaps included)
   if (workers) await workers.release();
+  // Stopped early: partial verdicts, exit 2 (dalmonitor.h).
+  if (interrupted() !== null) {
+    if (monitor.markInterrupted) monitor.markInterrupted(run, interrupted());
+    else monitor.fail(run, `interrupted by ${interrupted()}`); // a binding without dalmon_mark_interrupted
+  }
   let code = monitor.finish(run);
   progress.finish(done);
   out(monitor.reportText(run));

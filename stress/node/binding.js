@@ -17,10 +17,12 @@ export async function createBinding() {
     gc() { globalThis.gc(); },
     memory() {
       // heapUsed/heapTotal of this isolate (each worker_thread reports its
-      // own); external includes arrayBuffers and what addons report with
-      // AdjustExternalMemory.
+      // own).  js_external: V8's external memory (array buffers included)
+      // plus the native bytes the addon holds for JS on this thread, which
+      // it reports with AdjustExternalMemory but V8 does not show in
+      // memoryUsage() (addon/src/external_memory.hpp).
       const m = process.memoryUsage();
-      return { jsHeapUsed: m.heapUsed, jsHeapTotal: m.heapTotal, jsExternal: m.external, jsArrayBuffers: m.arrayBuffers };
+      return { jsHeapUsed: m.heapUsed, jsHeapTotal: m.heapTotal, jsExternal: m.external + native.externalBytes(), jsArrayBuffers: m.arrayBuffers };
     },
   };
 }
