@@ -151,7 +151,7 @@ DALMON_API int32_t dalmon_record_latencies_ns(int64_t run, const int64_t *ns, si
     // Check first so a bad batch leaves the histogram untouched.
     for (size_t i = 0; i < count; ++i)
       if (ns[i] < 0) return fail<int32_t>(DALMON_E_RANGE, "negative latency at index " + std::to_string(i));
-    for (size_t i = 0; i < count; ++i) m->record_latency(ns[i]);
+    m->record_latencies(ns, count);
     return DALMON_OK;
   });
 }

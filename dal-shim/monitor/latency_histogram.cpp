@@ -64,6 +64,23 @@ void LatencyHistogram::record(int64_t ns) noexcept {
   atomic_max(s.max, ns);
 }
 
+void LatencyHistogram::record_batch(const int64_t *ns, size_t count) noexcept {
+  if (count == 0) return;
+  Shard &s = shards_[my_shard()];
+  uint64_t sum = 0;
+  int64_t mn = INT64_MAX, mx = -1;
+  for (size_t i = 0; i < count; ++i) {
+    const int64_t v = ns[i] < 0 ? 0 : ns[i];
+    s.buckets[bucket_of(v)].fetch_add(1, std::memory_order_relaxed);
+    sum += static_cast<uint64_t>(v);
+    mn = std::min(mn, v);
+    mx = std::max(mx, v);
+  }
+  s.sum.fetch_add(sum, std::memory_order_relaxed);
+  atomic_min(s.min, mn);
+  atomic_max(s.max, mx);
+}
+
 void LatencyHistogram::merge(std::array<uint64_t, kBuckets> &out, uint64_t &count, uint64_t &sum,
                              int64_t &mn, int64_t &mx) const noexcept {
   out.fill(0);

@@ -14,6 +14,7 @@
 
 #include <array>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 
@@ -39,6 +40,10 @@ class LatencyHistogram {
 
   // Thread-safe, wait-free.  Negative values are rejected by the caller (C ABI).
   void record(int64_t ns) noexcept;
+  // The same for ns[0..count): one add per value on its bucket, and the sum,
+  // min and max of the batch folded in once (a driver hands over thousands
+  // of latencies per call).
+  void record_batch(const int64_t *ns, size_t count) noexcept;
 
   // Percentile p in [0, 100] of everything recorded so far.
   int64_t percentile(double p) const noexcept;

@@ -45,6 +45,7 @@ class Monitor {
 
   // Hot path, any thread.
   void record_latency(int64_t ns) noexcept { latency_.record(ns); }
+  void record_latencies(const int64_t *ns, size_t count) noexcept { latency_.record_batch(ns, count); }
   void count(int64_t queries, int64_t bytes_in, int64_t bytes_out, int64_t errors) noexcept;
 
   // rss_after_load < 0: read this process's RSS now.

@@ -108,4 +108,44 @@ TEST(LatencyHistogram, ConcurrentRecordingLosesNothing) {
   EXPECT_NEAR(static_cast<double>(s.p50), 1500, 1500 * 0.02);
 }
 
+TEST(LatencyHistogram, BatchEqualsOneByOne) {
+  // Same buckets, count, sum, min and max as recording each value alone.
+  std::mt19937_64 rng(7);
+  std::lognormal_distribution<double> d(9.0, 0.8);
+  std::vector<int64_t> v(50'000);
+  for (auto &x : v) x = static_cast<int64_t>(d(rng));
+  LatencyHistogram one, batch;
+  for (int64_t x : v) one.record(x);
+  for (size_t i = 0; i < v.size(); i += 4096) batch.record_batch(v.data() + i, std::min<size_t>(4096, v.size() - i));
+  batch.record_batch(nullptr, 0);  // an empty batch changes nothing
+  auto a = one.summary(), b = batch.summary();
+  EXPECT_EQ(a.count, b.count);
+  EXPECT_EQ(a.min, b.min);
+  EXPECT_EQ(a.max, b.max);
+  EXPECT_DOUBLE_EQ(a.mean, b.mean);
+  EXPECT_DOUBLE_EQ(a.stdev, b.stdev);
+  EXPECT_EQ(a.p50, b.p50);
+  EXPECT_EQ(a.p97_5, b.p97_5);
+  EXPECT_EQ(a.p99, b.p99);
+}
+
+TEST(LatencyHistogram, ConcurrentBatchesLoseNothing) {
+  LatencyHistogram h;
+  constexpr int kThreads = 4, kBatches = 200, kBatch = 1024;
+  std::vector<std::thread> ts;
+  for (int t = 0; t < kThreads; ++t)
+    ts.emplace_back([&h, t] {
+      std::vector<int64_t> b(kBatch);
+      for (int i = 0; i < kBatches; ++i) {
+        for (int j = 0; j < kBatch; ++j) b[j] = 500 + j + t;
+        h.record_batch(b.data(), b.size());
+      }
+    });
+  for (auto &t : ts) t.join();
+  auto s = h.summary();
+  EXPECT_EQ(s.count, int64_t{kThreads} * kBatches * kBatch);
+  EXPECT_EQ(s.min, 500);
+  EXPECT_EQ(s.max, 500 + kBatch - 1 + kThreads - 1);
+}
+
 }  // namespace
