@@ -17,6 +17,10 @@
 #include "js_encoder.hpp"
 #include "monitor.hpp"
 
+// LeakSanitizer's on-demand check, present only when the ASan runtime is in
+// the process (the sanitizer pass preloads it into node).
+extern "C" int __lsan_do_recoverable_leak_check(void) __attribute__((weak));
+
 namespace dalkit {
 namespace {
 
@@ -76,6 +80,15 @@ Napi::Value ExternalBytes(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), static_cast<double>(external_bytes()));
 }
 
+// leakCheck() -> 0 no leaks, 1 leaks (LeakSanitizer printed them), -1 no
+// LeakSanitizer in this process.  Run while node is alive, so only memory
+// nothing points to any more counts -- unlike the check at exit, which also
+// reports everything node deliberately never frees (tests/node/CMakeLists.txt).
+Napi::Value LeakCheck(const Napi::CallbackInfo& info) {
+  const int r = __lsan_do_recoverable_leak_check != nullptr ? (__lsan_do_recoverable_leak_check() != 0 ? 1 : 0) : -1;
+  return Napi::Number::New(info.Env(), r);
+}
+
 Napi::Value Stats(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const bool force_gc = info.Length() > 0 && info[0].ToBoolean();
@@ -101,6 +114,7 @@ Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
   exports.Set("encodeRequest", Napi::Function::New(env, EncodeRequest, "encodeRequest"));
   exports.Set("stats", Napi::Function::New(env, Stats, "stats"));
   exports.Set("externalBytes", Napi::Function::New(env, ExternalBytes, "externalBytes"));
+  exports.Set("leakCheck", Napi::Function::New(env, LeakCheck, "leakCheck"));
   exports.Set("monitor", monitor_exports(env));
   exports.Set("napiVersion", Napi::Number::New(env, NAPI_VERSION));
   exports.Set("maxDepth", Napi::Number::New(env, kMaxDepth));

@@ -1,0 +1,106 @@
+// `npm run stress` (stress/node/main.js): a short clean run judged "no leak",
+// both planted JS leaks caught in their own layer at 16 B/query over 1M
+// queries, the other APIs and modes, bad flags, and Ctrl-C.  Checked on the
+// exit code, the text report and the JSON report (docs/report-schema.md).
+//
+// ctest runs each group as its own test (tests/node/CMakeLists.txt,
+// --test-name-pattern), so the two 1M-query plant runs go in parallel.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { root, tempDir } from './helpers.js';
+
+const MAIN = join(root, 'stress', 'node', 'main.js');
+
+function stress(args, { interruptAfter = null } = {}) {
+  const tmp = tempDir('dalkit-node-stress-');
+  const json = join(tmp.dir, 'report.json');
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [MAIN, ...args, '--json', json, '--progress', 'plain'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d) => { out += d; });
+    p.stderr.on('data', (d) => {
+      err += d;
+      // The plain progress line says how far the run is: interrupt mid-run.
+      if (interruptAfter && /\d+\.\d%/.test(err)) { p.kill(interruptAfter); interruptAfter = null; }
+    });
+    p.on('exit', (code, signal) => {
+      let report = null;
+      try { report = JSON.parse(readFileSync(json, 'utf8')); } catch { /* none written */ }
+      tmp.cleanup();
+      resolve({ code, signal, out, err, report });
+    });
+  });
+}
+
+const leaking = (r) => r.report.verdict.leaking_layers;
+const layer = (r, name) => r.report.layers.find((l) => l.layer === name);
+
+function assertClean(r, queries) {
+  assert.equal(r.code, 0, `${r.out}\n${r.err}`);
+  assert.match(r.out, /VERDICT: NO LEAK/);
+  assert.deepEqual(leaking(r), []);
+  assert.equal(r.report.counts.queries, queries);
+  assert.equal(r.report.counts.errors, 0);
+  for (const name of ['js_heap', 'js_external', 'rss', 'malloc', 'go_heap', 'sqlite']) {
+    assert.equal(layer(r, name).verdict, 'no leak', `${name} is measured and clean`);
+  }
+}
+
+test('clean: 200k reference queries, no leak in any layer', async () => {
+  const r = await stress(['--queries', '200000']);
+  assertClean(r, 200000);
+  assert.equal(r.report.run.driver, 'node-addon');
+  assert.match(r.report.run.mode, /^into/);
+  // 87 + 34 bytes per round trip, every one counted.
+  assert.equal(r.report.counts.bytes_in + r.report.counts.bytes_out, 121 * 200000);
+});
+
+test('clean: builder, raw, async and 2 workers', async () => {
+  for (const args of [['--api', 'builder'], ['--api', 'raw', '--async'], ['--api', 'builder', '--async'], ['--workers', '2']]) {
+    const r = await stress(['--queries', '60000', ...args]);
+    assertClean(r, 60000);
+  }
+});
+
+test('plant js_heap:16 over 1M queries: exit 1, js_heap named', async () => {
+  const r = await stress(['--queries', '1000000', '--plant-leak', 'js_heap:16']);
+  assert.equal(r.code, 1, `${r.out}\n${r.err}`);
+  assert.ok(leaking(r).includes('js_heap'), `leaking: ${leaking(r)}`);
+  // Retained strings are on the JS heap (and so resident): nothing else.
+  for (const l of leaking(r)) assert.ok(['js_heap', 'rss'].includes(l), `unexpected layer ${l}`);
+  assert.match(r.out, /VERDICT: LEAK in .*js_heap/);
+});
+
+test('plant js_external:16 over 1M queries: exit 1, js_external named', async () => {
+  const r = await stress(['--queries', '1000000', '--plant-leak', 'js_external:16']);
+  assert.equal(r.code, 1, `${r.out}\n${r.err}`);
+  assert.ok(leaking(r).includes('js_external'), `leaking: ${leaking(r)}`);
+  // Array buffer backing stores are malloc'ed and resident: those may show too.
+  for (const l of leaking(r)) assert.ok(['js_external', 'malloc', 'rss'].includes(l), `unexpected layer ${l}`);
+});
+
+test('flags: --help exits 0, bad flags exit 2 with the usage', async () => {
+  const help = await stress(['--help']);
+  assert.equal(help.code, 0);
+  assert.match(help.out, /usage: node-stress/);
+  for (const bad of [['--queries', '0'], ['--queries', 'x'], ['--api', 'nope'], ['--plant-leak', 'js_heap'],
+    ['--plant-leak', 'js_heap:0'], ['--plant-leak', 'bogus:16'], ['--workers', '-1'], ['--warmup-share', '0.95'],
+    ['--nope'], ['positional'], ['--monitor-param', 'novalue']]) {
+    const r = await stress(bad);
+    assert.equal(r.code, 2, `${bad.join(' ')}: ${r.err}`);
+    assert.match(r.err, /usage: node-stress/, bad.join(' '));
+  }
+});
+
+test('Ctrl-C: the run stops, the report says interrupted, exit 2', async () => {
+  const r = await stress(['--queries', '100000000'], { interruptAfter: 'SIGINT' });
+  assert.equal(r.code, 2, r.err);
+  assert.equal(r.signal, null);
+  assert.match(r.out, /interrupted/);
+  assert.equal(r.report.verdict.exit_code, 2);
+});

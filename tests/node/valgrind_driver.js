@@ -1,0 +1,72 @@
+// valgrind_driver.js -- node doing N queries through the addon, every kind,
+// for the Valgrind memcheck (tests/node/CMakeLists.txt): builder reads and
+// writes, SQL errors, refusals, raw and into (with a held pending response),
+// async queries, a worker_thread, a database left to its finalizer, then a
+// clean exit.  Exit 0 when every answer was right.
+import assert from 'node:assert/strict';
+import { Worker } from 'node:worker_threads';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { open, DalError, native } from '../../lib/index.js';
+import { REFERENCE_REQUEST, REFERENCE_RESPONSE } from '../../stress/js/workload.js';
+
+const total = Number(process.argv[2] ?? 10000);
+const dir = mkdtempSync(join(tmpdir(), 'dalkit-node-valgrind-'));
+const db = open({ dir });
+let done = 0;
+
+// Rows come from sqlite_master (the DAL has no DDL, and creating tables
+// with better-sqlite3 would put a second SQLite under Valgrind for nothing).
+const target = new Uint8Array(4096);
+const small = new Uint8Array(8);
+const big = db.encode(db.In('sqlite_master').Fields('name', 'sql').Find({}), 3);
+while (done < total) {
+  const k = done % 8;
+  if (k === 0) {
+    assert.throws(() => db.In('data').Find({ a: 1, b: { $gt: 2 } }).all(), (e) => e instanceof DalError && e.code === 'DALSHIM_E_SQL');
+  } else if (k === 1) {
+    assert.equal(db.queryInto(REFERENCE_REQUEST, target), REFERENCE_RESPONSE.length);
+  } else if (k === 2) {
+    assert.equal(db.queryRaw(REFERENCE_REQUEST).length, REFERENCE_RESPONSE.length);
+  } else if (k === 3) {
+    assert.ok(Array.isArray(db.In('sqlite_master').Fields('name').Limit(5).all()));
+  } else if (k === 4) {
+    assert.throws(() => db.In('data').Find({ f: () => 1 }).all(), TypeError);
+    assert.throws(() => db.In('x y').all(), (e) => e.code === 'DAL_E_REQUEST');
+  } else if (k === 5) {
+    const n = db.queryInto(big, small); // held for takePending, or fits
+    if (n > small.length) db.takePending(new Uint8Array(n));
+  } else if (k === 6) {
+    await assert.rejects(db.In('data').Find({}).allAsync(), DalError);
+  } else {
+    assert.equal((await db.queryRawAsync(REFERENCE_REQUEST)).length, REFERENCE_RESPONSE.length);
+  }
+  done++;
+  if (done % 256 === 0) await new Promise((r) => setImmediate(r));
+}
+// A database only the finalizer closes, and one worker with its own addon instance.
+(() => { open({ dir }); })();
+globalThis.gc();
+await new Promise((r) => setImmediate(r));
+await new Promise((resolve, reject) => {
+  const code = `const { open } = await import(${JSON.stringify(new URL('../../lib/index.js', import.meta.url).href)});
+    const db = open({ dir: ${JSON.stringify(dir)} }); try { db.In('data').all(); } catch {} db.close();`;
+  const w = new Worker(new URL(`data:text/javascript,${encodeURIComponent(code)}`));
+  w.once('exit', (c) => (c === 0 ? resolve() : reject(new Error(`worker exit ${c}`))));
+  w.once('error', reject);
+});
+db.close();
+rmSync(dir, { recursive: true, force: true });
+// The sanitizer pass (ASan runtime preloaded): LeakSanitizer now, while node
+// is alive; its exit-time check is off there (tests/node/CMakeLists.txt).
+if (process.env.DALKIT_LSAN_CHECK === '1') {
+  globalThis.gc();
+  const r = native.leakCheck();
+  if (r !== 0) {
+    process.stderr.write(r < 0 ? 'valgrind_driver: no LeakSanitizer in this process\n' : 'valgrind_driver: LeakSanitizer found leaks\n');
+    process.exit(1);
+  }
+}
+process.stdout.write(`valgrind_driver: ${done} queries ok\n`);
