@@ -1,8 +1,5 @@
 #!/usr/bin/env bash
-# Configures and builds the kit. Usage: scripts/build.sh [build-dir] [extra cmake args...]
-set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$root/build}
-shift || true
-cmake -S "$root" -B "$build" -G Ninja "$@" >/dev/null
-cmake --build "$build" -j"$(nproc)"
+# Builds the kit: the same as scripts/setup.sh (Debian and npm packages when
+# missing, then the CMake build), kept for instructions that name build.sh.
+# Usage: scripts/build.sh [BUILD_DIR [extra cmake args...]]
+exec "$(dirname "$0")/setup.sh" "$@"

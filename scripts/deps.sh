@@ -1,29 +1,53 @@
 #!/usr/bin/env bash
 # Installs what the kit needs to build and test, from Debian's packages only.
-# Go comes with the machine (Debian's golang is too old for the `valgrind`
-# build tag and cgo noescape); everything else is installed when missing.
+# Go and Node.js come with the machine (Debian 12's golang is too old for the
+# DAL; Node.js 20+ with npm is expected on PATH); everything else is
+# installed with apt-get when missing.
+#
+# Usage: scripts/deps.sh [LOG]   apt-get's output goes to LOG (default: the
+#                                terminal); one line says what is installed.
+# Exit: 0 ready, 2 something missing that apt-get cannot install.
 set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config libsqlite3-dev libmsgpack-cxx-dev libffi-dev libgtest-dev valgrind python3 clang)
+log=${1:-/dev/stderr}
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if ((${#missing[@]})); then
-  echo "deps: installing ${missing[*]}"
   sudo_cmd=()
   [[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+  echo "deps: installing Debian packages: ${missing[*]}${1:+ (log: $1)}" >&2
+  if ! {
+    "${sudo_cmd[@]}" apt-get update -q &&
+      DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q "${missing[@]}"
+  } >>"$log" 2>&1 </dev/null; then
+    if [[ -n ${1:-} ]]; then
+      echo "deps: apt-get failed; last 40 lines of $1:" >&2
+      tail -n 40 "$1" >&2
+    fi
+    echo "deps: could not install ${missing[*]}" >&2
+    exit 2
+  fi
 fi
 
 if ! command -v go >/dev/null; then
-  echo "deps: Go (1.25 or newer) is required and was not found on PATH" >&2
+  echo "deps: Go 1.25 or newer is required and was not found on PATH" >&2
   exit 2
 fi
 go_minor=$(go env GOVERSION | sed -E 's/^go1\.([0-9]+).*/\1/')
 if ((go_minor < 25)); then
   echo "deps: Go 1.25 or newer is required, found $(go env GOVERSION)" >&2
+  exit 2
+fi
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  echo "deps: Node.js 20 or newer with npm is required and was not found on PATH" >&2
+  exit 2
+fi
+node_major=$(node -p 'process.versions.node.split(".")[0]')
+if ((node_major < 20)); then
+  echo "deps: Node.js 20 or newer is required, found $(node --version)" >&2
   exit 2
 fi

@@ -1,21 +1,66 @@
 #!/usr/bin/env bash
-# The whole test suite, from a fresh clone: installs what is missing, builds,
-# runs every test (Go unit/race/fuzz, GoogleTests, Valgrind), then rebuilds
-# the C/C++ side with ASan+UBSan+LSan and runs the GoogleTests again.
+# The whole test suite, from a fresh clone (what CI runs, via .ci/run and
+# `npm test`):
+#   1. scripts/setup.sh: Debian and npm packages when missing, build/;
+#   2. every ctest test in build/: Go unit/race/fuzz, GoogleTests, Valgrind,
+#      end-to-end stress tests, Node tests (label node), build checks;
+#   3. the ASan + UBSan + LSan build in build-asan/ and its ctest run, minus
+#      the labels go and valgrind (the same Go code and Valgrind runs as in 2;
+#      only the instrumented C/C++ and the addon are worth repeating).
+# Quiet: build, apt and npm output go to <build>/logs/ and are shown only on
+# failure; ctest's full output is in <build>/logs/ctest.log, the terminal
+# gets progress, failures with their output, ctest's summary, every skipped
+# test with its reason, and last a line "N passed, N failed, N skipped".
+# Exit: 0 all passed, 1 a test or a build failed, 130 interrupted.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/lib/quiet.sh"
+quiet_init test
+root=$quiet_root
 cd "$root"
+lib=$root/scripts/lib
 
-scripts/deps.sh
+counts=$(mktemp)
+trap 'rm -f "$counts"' EXIT
 
-echo "== build (RelWithDebInfo) =="
-scripts/build.sh "$root/build"
-echo "== tests =="
-(cd build && ctest --output-on-failure -j2 --timeout 1200)
+# run_ctest PHASE BUILD_DIR [ctest args...]: a failing test does not stop
+# the suite; the counts decide the exit code at the end.
+run_ctest() {
+  local phase=$1 dir=$2
+  shift 2
+  local logs=$dir/logs
+  mkdir -p "$logs"
+  rm -f "$logs/ctest-junit.xml"
+  quiet_say "$phase: ctest in $(quiet_rel "$dir")/${*:+ $*} (full output: $(quiet_rel "$logs/ctest.log"))"
+  (cd "$dir" && ctest --output-on-failure -j2 --timeout 1200 --output-junit "$logs/ctest-junit.xml" "$@") 2>&1 |
+    python3 "$lib/ctest_filter.py" "$phase" "$logs/ctest.log" || true
+  python3 "$lib/ctest_summary.py" "$phase" "$logs/ctest-junit.xml" "$counts"
+}
 
-echo "== sanitizer build (ASan + UBSan + LSan) =="
-scripts/build.sh "$root/build-asan" -DDALKIT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
-echo "== tests under sanitizers =="
-# Go's own tests and the Valgrind run are the same code as above; only the
-# instrumented C/C++ tests are repeated.
-(cd build-asan && ctest --output-on-failure -j2 --timeout 1200 -LE 'go|valgrind')
+# setup_or_record PHASE BUILD_DIR [cmake args...]: a build that fails is
+# counted as one failure of that phase (its log was shown by setup.sh).
+setup_or_record() {
+  local phase=$1
+  shift
+  local rc=0
+  scripts/setup.sh "$@" || rc=$?
+  ((rc != 130)) || exit 130
+  if ((rc != 0)); then
+    echo "0 1 0" >>"$counts"
+    quiet_say "$phase: not run: the build failed"
+    return 1
+  fi
+}
+
+t0=$SECONDS
+if setup_or_record plain "$root/build"; then
+  run_ctest plain "$root/build"
+fi
+if setup_or_record asan "$root/build-asan" -DDALKIT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug; then
+  run_ctest asan "$root/build-asan" -LE 'go|valgrind'
+fi
+
+read -r passed failed skipped < <(awk '{p+=$1; f+=$2; s+=$3} END {print p+0, f+0, s+0}' "$counts")
+quiet_say "ran: ctest in build/ (every label) and in build-asan/ (ASan+UBSan+LSan; every label but go and" \
+  "valgrind), $(((SECONDS - t0) / 60)) min $(((SECONDS - t0) % 60)) s in all"
+echo "$passed passed, $failed failed, $skipped skipped"
+((failed == 0)) || exit 1
