@@ -26,11 +26,17 @@ const ctx = {
 // node:child_process dies of a SIGINT sent with kill() even when it has a
 // SIGINT handler (seen with a plain script, no FFI involved), which would
 // hide what this suite checks.
-async function child(cmd, args, { onStdout } = {}) {
+async function child(cmd, args, { onStdout, onStderr } = {}) {
   const p = new Deno.Command(cmd, { args, cwd: new URL('../..', import.meta.url), stdout: 'piped', stderr: 'piped' }).spawn();
   const decoder = new TextDecoder();
   let stderr = '';
-  const errDone = (async () => { for await (const c of p.stderr) stderr += decoder.decode(c, { stream: true }); })();
+  const errDecoder = new TextDecoder();
+  const errDone = (async () => {
+    for await (const c of p.stderr) {
+      stderr += errDecoder.decode(c, { stream: true });
+      onStderr?.(stderr, p);
+    }
+  })();
   let stdout = '';
   for await (const c of p.stdout) {
     stdout += decoder.decode(c, { stream: true });

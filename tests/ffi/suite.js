@@ -45,13 +45,17 @@ const stat = (ctx, index) => Number(ctx.binding.binding().raw.dalshim_stat(0, in
 // A child process of this runtime: resolves {code, signal, stdout, stderr};
 // onStdout(text so far, {kill(signal)}).  ctx.child replaces it where the
 // runtime's node:child_process is not faithful (see tests/deno/ffi.test.js).
-function nodeChild(cmd, args, { onStdout } = {}) {
+function nodeChild(cmd, args, { onStdout, onStderr } = {}) {
   return new Promise((resolve, reject) => {
-    const p = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its own process group, so that interrupt() reaches every process of the
+    // command, as Ctrl-C in a terminal does (stress/node/main.js relaunches
+    // node with V8 flags and leaves SIGINT to that child).
+    const p = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    p.interrupt = () => process.kill(-p.pid, 'SIGINT');
     let stdout = '';
     let stderr = '';
     p.stdout.on('data', (d) => { stdout += d; onStdout?.(stdout, p); });
-    p.stderr.on('data', (d) => { stderr += d; });
+    p.stderr.on('data', (d) => { stderr += d; onStderr?.(stderr, p); });
     p.on('error', reject);
     p.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
@@ -271,6 +275,22 @@ export function ffiSuite(ctx) {
     assert.equal(r.code, 0, r.stdout.slice(-3000) + r.stderr);
     assert.match(r.stdout, /VERDICT: NO LEAK \(exit code 0\)/);
   }, 240_000);
+
+  test('Ctrl-C stops a stress run: report printed, exit code 2', async () => {
+    const [cmd, ...args] = ctx.stressCommand(['--queries', '1e9', '--progress', 'plain', '--sample-every', '20000']);
+    // Interrupted once the run is under way (its header is on stderr).
+    const r = await child(cmd, args, {
+      onStderr: (text, p) => {
+        if (text.includes(' queries, api ') && !p.interrupted) {
+          p.interrupted = true;
+          setTimeout(() => (p.interrupt ? p.interrupt() : p.kill('SIGINT')), 1500);
+        }
+      },
+    });
+    assert.equal(r.code, 2, `signal ${r.signal}: ${r.stderr.slice(-2000)}`);
+    assert.match(r.stdout, /interrupted by SIGINT/);
+    assert.match(r.stdout, /VERDICT: ERROR/);
+  }, 120_000);
 
   test('a planted JS leak is caught and attributed', async () => {
     const [cmd, ...args] = ctx.stressCommand(['--queries', '200000', '--progress', 'off', '--plant-leak', `${ctx.plantLayer}:512`]);
