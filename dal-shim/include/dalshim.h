@@ -19,7 +19,7 @@
 ** struct is passed by value, no callback crosses the boundary and no
 ** function needs an out-parameter that a JS FFI would have to allocate per
 ** call.  Functions that can fail return a negative code: the DAL's DAL_E_*
-** codes (-1 .. -10, repeated below so this header stands alone) or the
+** codes (-1 .. -11, repeated below so this header stands alone) or the
 ** shim's own DALSHIM_E_* codes (-20 and below).  Like errno, the message
 ** that goes with the most recent failure on the calling thread is
 ** returned by dalshim_last_error().
@@ -76,6 +76,7 @@ DALSHIM_API int32_t dalshim_version(void);
 #define DALSHIM_E_INTERNAL         -8   /* panic recovered inside the DAL */
 #define DALSHIM_E_NOMEM            -9   /* allocation failed (DAL or shim) */
 #define DALSHIM_E_OPTIONS         -10   /* invalid option string */
+#define DALSHIM_E_LIMIT           -11   /* a limit of the handle was reached (max_response_bytes, ...) */
 /* The shim's codes. */
 #define DALSHIM_E_LOAD            -20   /* library missing, not loadable, or a dal.h symbol missing */
 #define DALSHIM_E_VERSION         -21   /* dal_version()/1000000 != DAL_VERSION_MAJOR */
@@ -86,6 +87,17 @@ DALSHIM_API int32_t dalshim_version(void);
 #define DALSHIM_E_RESPONSE        -26   /* C++ API only: response is not a valid protocol response */
 #define DALSHIM_E_ARG             -27   /* an argument is out of range (negative capacity, ...) */
 #define DALSHIM_E_LOADED          -28   /* dalshim_load(path): a different library is already loaded */
+
+/*
+** The name of a result code, like sqlite3_errstr(): "DAL_E_HANDLE",
+** "DALSHIM_E_DOUBLE_FREE", "DALMON_E_PARAMS", ..., for every code of dal.h,
+** this header and dalmonitor.h (no number in libdalshim.so has two
+** meanings; the codes -1..-10 are named by their dal.h names), "DAL_OK"
+** for 0, and "unknown code" otherwise.  A static string: never freed, never
+** NULL.  FFI bindings and the Node addon take names from here instead of
+** keeping their own tables.
+*/
+DALSHIM_API const char *dalshim_code_name(int32_t code);
 
 /*
 ** Return the message for the most recent failed call made by this thread
@@ -185,6 +197,10 @@ DALSHIM_API int64_t dalshim_take_pending(void *buf, size_t cap);
 ** Requesting DALSHIM_STAT_TOTAL values gets everything.
 ** flags: DALSHIM_STATS_FORCE_GC is passed to dal_stats() (full Go GC first;
 ** stops the Go world briefly: call at sample points, not per query).
+**
+** Misuse gives dal_stats()'s codes, checked in its order: values NULL with
+** capacity > 0 is DAL_E_NULL; a negative capacity, or a flag bit other
+** than DALSHIM_STATS_FORCE_GC, is DAL_E_MISUSE.
 */
 #define DALSHIM_STATS_FORCE_GC 1
 

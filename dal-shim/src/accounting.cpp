@@ -1,7 +1,6 @@
 #include "accounting.hpp"
 
-#include <mutex>
-#include <unordered_set>
+#include <atomic>
 
 namespace dalshim::detail {
 namespace {
@@ -18,15 +17,20 @@ Slot& my_slot() noexcept {
   return *s;
 }
 
-std::mutex g_handles_mu;
-std::unordered_set<int64_t>* g_closed = nullptr;  // leaked on purpose: usable during exit
 std::atomic<int64_t> g_open{0};
+std::atomic<int64_t> g_max_issued{0};
 
 }  // namespace
 
-void count(Counter c, int64_t delta) noexcept {
-  my_slot().v[c].fetch_add(delta, std::memory_order_relaxed);
+void count_call(uint64_t req_bytes) noexcept {
+  Slot& s = my_slot();
+  s.v[kCalls].fetch_add(1, std::memory_order_relaxed);
+  s.v[kRequestBytes].fetch_add(static_cast<int64_t>(req_bytes), std::memory_order_relaxed);
 }
+
+void count_response_bytes(int64_t n) noexcept { my_slot().v[kResponseBytes].fetch_add(n, std::memory_order_relaxed); }
+
+void count_error() noexcept { my_slot().v[kErrors].fetch_add(1, std::memory_order_relaxed); }
 
 int64_t counter(Counter c) noexcept {
   int64_t sum = 0;
@@ -34,19 +38,16 @@ int64_t counter(Counter c) noexcept {
   return sum;
 }
 
-void handle_opened(int64_t) { g_open.fetch_add(1, std::memory_order_relaxed); }
-
-void handle_closed(int64_t h) {
-  g_open.fetch_sub(1, std::memory_order_relaxed);
-  std::lock_guard lk(g_handles_mu);
-  if (g_closed == nullptr) g_closed = new std::unordered_set<int64_t>();
-  g_closed->insert(h);
+void handle_opened(int64_t h) noexcept {
+  g_open.fetch_add(1, std::memory_order_relaxed);
+  int64_t cur = g_max_issued.load(std::memory_order_relaxed);
+  while (h > cur && !g_max_issued.compare_exchange_weak(cur, h, std::memory_order_relaxed)) {
+  }
 }
 
-bool handle_was_closed(int64_t h) {
-  std::lock_guard lk(g_handles_mu);
-  return g_closed != nullptr && g_closed->count(h) != 0;
-}
+void handle_closed() noexcept { g_open.fetch_sub(1, std::memory_order_relaxed); }
+
+bool handle_was_closed(int64_t h) noexcept { return h > 0 && h <= g_max_issued.load(std::memory_order_relaxed); }
 
 int64_t handles_open() noexcept { return g_open.load(std::memory_order_relaxed); }
 

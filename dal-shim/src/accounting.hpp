@@ -5,27 +5,26 @@
 // handle do not bounce a single cache line; readers sum the slots.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 
 namespace dalshim::detail {
 
 enum Counter : int { kCalls, kRequestBytes, kResponseBytes, kErrors, kCounterCount };
 
-void count(Counter c, int64_t delta) noexcept;
-inline void count_call(uint64_t req_bytes) noexcept {
-  count(kCalls, 1);
-  count(kRequestBytes, static_cast<int64_t>(req_bytes));
-}
+// One query call with req_bytes of request (one slot lookup for both).
+void count_call(uint64_t req_bytes) noexcept;
+void count_response_bytes(int64_t n) noexcept;
+void count_error() noexcept;
 int64_t counter(Counter c) noexcept;
 
-// Handles opened through the shim.  Closed handles are remembered (8 bytes
-// each; the DAL never reuses a handle) so that a call on a closed handle can
-// be reported as DALSHIM_E_CLOSED rather than "never issued".  Only consulted
-// on failure paths, never on the hot path.
-void handle_opened(int64_t h);
-void handle_closed(int64_t h);
-bool handle_was_closed(int64_t h);
+// Handles opened through the shim.  "Closed" is derived, not remembered:
+// dal.h handles are positive, increasing and never reused, so a handle in
+// 1..highest-issued that the DAL rejects with DAL_E_HANDLE was issued and
+// has been closed (by the shim or by a direct dal_close).  The highest
+// handle any dalshim_open / Database::open received is all that is kept.
+void handle_opened(int64_t h) noexcept;
+void handle_closed() noexcept;
+bool handle_was_closed(int64_t h) noexcept;
 int64_t handles_open() noexcept;
 
 }  // namespace dalshim::detail

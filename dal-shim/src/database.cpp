@@ -1,28 +1,24 @@
+// database.cpp -- the C++ API over the one implementation (operations.hpp).
 #include "dalshim/database.hpp"
 
-#include <cstring>
-#include <memory>
+#include <utility>
 
-#include "accounting.hpp"
-#include "dal.h"
 #include "last_error.hpp"
+#include "operations.hpp"
 
 namespace dalshim {
 
 DalBuffer& DalBuffer::operator=(DalBuffer&& o) noexcept {
   if (this != &o) {
     reset();
-    lib_ = o.lib_;
-    p_ = o.p_;
-    n_ = o.n_;
-    o.p_ = nullptr;
-    o.n_ = 0;
+    p_ = std::exchange(o.p_, nullptr);
+    n_ = std::exchange(o.n_, 0);
   }
   return *this;
 }
 
 void DalBuffer::reset() noexcept {
-  if (p_ != nullptr && lib_ != nullptr) lib_->free(p_);
+  if (p_ != nullptr) (void)detail::free_buffer(p_);  // live by construction: cannot fail
   p_ = nullptr;
   n_ = 0;
 }
@@ -33,24 +29,22 @@ Result<Database> Database::open(const std::string& data_dir, const std::string& 
     if (!l) return l.error();
     lib = *l;
   }
-  int64_t h = lib->open(data_dir.c_str(), options.empty() ? nullptr : options.c_str());
-  if (h <= 0) return detail::dal_fail(lib, h);
-  detail::handle_opened(h);
+  const int64_t h = detail::open_handle(lib, data_dir.c_str(), options.empty() ? nullptr : options.c_str());
+  if (h <= 0) return detail::last_error_as_error();
   return Database(lib, h);
 }
 
 Database::Database(Database&& o) noexcept
-    : lib_(o.lib_), handle_(o.handle_), db_name_(std::move(o.db_name_)) {
-  o.handle_ = 0;
-}
+    : lib_(o.lib_), handle_(std::exchange(o.handle_, 0)), open_(std::exchange(o.open_, false)),
+      db_name_(std::move(o.db_name_)) {}
 
 Database& Database::operator=(Database&& o) noexcept {
   if (this != &o) {
     (void)close();
     lib_ = o.lib_;
-    handle_ = o.handle_;
+    handle_ = std::exchange(o.handle_, 0);
+    open_ = std::exchange(o.open_, false);
     db_name_ = std::move(o.db_name_);
-    o.handle_ = 0;
   }
   return *this;
 }
@@ -58,89 +52,67 @@ Database& Database::operator=(Database&& o) noexcept {
 Database::~Database() { (void)close(); }
 
 Status Database::close() {
-  if (handle_ <= 0) return Ok{};
-  int64_t h = handle_;
-  handle_ = 0;
-  int32_t rc = lib_->close(h);
-  if (rc < 0) return detail::dal_fail(lib_, rc, h);
-  detail::handle_closed(h);
+  if (!open_) return Ok{};
+  open_ = false;
+  if (detail::close_handle(lib_, handle_) < 0) return detail::last_error_as_error();
   return Ok{};
+}
+
+Result<int64_t> Database::query_into(std::span<const uint8_t> req, std::span<uint8_t> buf) const {
+  const int64_t n = detail::query_into(lib_, handle_, req.data(), req.size(), buf.data(), buf.size());
+  if (n < 0) return detail::last_error_as_error();
+  return n;
+}
+
+Result<int64_t> Database::take_pending(std::span<uint8_t> buf) const {
+  const int64_t n = detail::take_pending(lib_, buf.data(), buf.size());
+  if (n < 0) return detail::last_error_as_error();
+  return n;
+}
+
+Result<size_t> Database::query_to(std::span<const uint8_t> req, std::vector<uint8_t>& out) const {
+  const int64_t n = detail::query_to(lib_, handle_, req.data(), req.size(), out);
+  if (n < 0) return detail::last_error_as_error();
+  return static_cast<size_t>(n);
+}
+
+Result<DalBuffer> Database::query(std::span<const uint8_t> req) const {
+  size_t n = 0;
+  void* p = detail::query_alloc(lib_, handle_, req.data(), req.size(), &n);
+  if (p == nullptr) return detail::last_error_as_error();
+  return DalBuffer(p, n);
 }
 
 namespace {
 
-// Per-thread scratch for run(): the encoded request and the response.
-struct Scratch {
-  Buffer req;
-  std::vector<uint8_t> resp = std::vector<uint8_t>(64 * 1024);
+// Per-thread scratch for run(): the encoded request and the response.  A
+// response above the fixed buffer goes to `big` (query_or_take), which is
+// released again if it grew beyond kKeepBig.
+constexpr size_t kRunBuffer = 64 * 1024;
+constexpr size_t kKeepBig = 4 * 1024 * 1024;
+struct RunScratch {
+  Encoder req;
+  std::vector<uint8_t> resp = std::vector<uint8_t>(kRunBuffer);
+  std::vector<uint8_t> big;
 };
-Scratch& scratch() {
-  thread_local Scratch s;
+RunScratch& run_scratch() {
+  thread_local RunScratch s;
   return s;
 }
 
 }  // namespace
 
-Result<DalBuffer> Database::query(std::span<const uint8_t> req) const {
-  if (lib_ == nullptr) return detail::fail(DAL_E_HANDLE, "database is not open");
-  void* p = nullptr;
-  detail::count_call(req.size());
-  int64_t n = lib_->query(handle_, req.data(), req.size(), &p);
-  if (n < 0) return detail::dal_fail(lib_, n, handle_);
-  detail::count(detail::kResponseBytes, n);
-  return DalBuffer(lib_, p, static_cast<size_t>(n));
-}
-
-Result<int64_t> Database::query_into(std::span<const uint8_t> req, std::span<uint8_t> buf) const {
-  if (lib_ == nullptr) return detail::fail(DAL_E_HANDLE, "database is not open");
-  detail::count_call(req.size());
-  int64_t n = lib_->query_into(handle_, req.data(), req.size(), buf.data(), buf.size());
-  if (n < 0) return detail::dal_fail(lib_, n, handle_);
-  if (static_cast<uint64_t>(n) <= buf.size()) detail::count(detail::kResponseBytes, n);
-  return n;
-}
-
-Result<int64_t> Database::take_pending(std::span<uint8_t> buf) const {
-  if (lib_ == nullptr) return detail::fail(DAL_E_MISUSE, "database is not open");
-  int64_t n = lib_->take_pending(buf.data(), buf.size());
-  if (n < 0) return detail::dal_fail(lib_, n);
-  if (static_cast<uint64_t>(n) <= buf.size()) detail::count(detail::kResponseBytes, n);
-  return n;
-}
-
-Status Database::query_bytes(std::span<const uint8_t> req, std::vector<uint8_t>& out) const {
-  if (out.size() < 4096) out.resize(4096);
-  auto n = query_into(req, out);
-  if (!n) return n.error();
-  if (static_cast<size_t>(*n) > out.size()) {
-    out.resize(static_cast<size_t>(*n));
-    auto m = take_pending(out);
-    if (!m) return m.error();
-  }
-  out.resize(static_cast<size_t>(*n));
-  return Ok{};
-}
-
-Result<Response> Database::run_raw(std::span<const uint8_t> req) const {
-  Scratch& s = scratch();
-  auto n = query_into(req, s.resp);
-  if (!n) return n.error();
-  size_t len = static_cast<size_t>(*n);
-  if (len > s.resp.size()) {
-    std::vector<uint8_t> big(len);
-    auto m = take_pending(big);
-    if (!m) return m.error();
-    return decode_response(big);
-  }
-  return decode_response(std::span<const uint8_t>(s.resp.data(), len));
-}
-
 Result<Response> Database::run(const Query& q) const {
-  Scratch& s = scratch();
+  RunScratch& s = run_scratch();
   s.req.clear();
-  q.encode(s.req);
-  // run_raw uses s.resp only; s.req stays intact during the call.
-  return run_raw(s.req.span());
+  if (auto st = q.encode(s.req); !st) return st.error();
+  void* where = nullptr;
+  const int64_t n = detail::query_or_take(lib_, handle_, s.req.data(), s.req.size(), s.resp.data(), s.resp.size(),
+                                          detail::grow_into(s.big), &where);
+  if (n < 0) return detail::last_error_as_error();
+  auto r = decode_response({static_cast<const uint8_t*>(where), static_cast<size_t>(n)});
+  if (s.big.capacity() > kKeepBig) std::vector<uint8_t>().swap(s.big);
+  return r;
 }
 
 Result<Rows> Database::rows(const Query& q) const {

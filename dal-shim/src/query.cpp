@@ -1,7 +1,5 @@
 #include "dalshim/query.hpp"
 
-#include <msgpack.hpp>
-
 #include "dalshim/database.hpp"
 #include "last_error.hpp"
 
@@ -13,11 +11,6 @@ Array strings(std::vector<std::string> v) {
   a.reserve(v.size());
   for (auto& s : v) a.emplace_back(std::move(s));
   return a;
-}
-
-void pack_str(msgpack::packer<Buffer>& pk, std::string_view s) {
-  pk.pack_str(static_cast<uint32_t>(s.size()));
-  pk.pack_str_body(s.data(), static_cast<uint32_t>(s.size()));
 }
 
 }  // namespace
@@ -88,38 +81,39 @@ Value Query::to_value() const {
 
 // Encoded directly (not through to_value()) so the hot path does not build
 // a Value tree for the envelope.
-void Query::encode(Buffer& out) const {
-  msgpack::packer<Buffer> pk(out);
-  pk.pack_map(3);
-  pack_str(pk, "id");
-  pk.pack_uint64(id_);
-  pack_str(pk, "db");
-  pack_str(pk, db_);
-  pack_str(pk, "commands");
+Status Query::encode(Encoder& out) const {
+  out.map_header(3);
+  out.str("id");
+  out.uint64(id_);
+  out.str("db");
+  out.str(db_);
+  out.str("commands");
   auto cmd = [&](const char* m, const Array& args) {
-    pk.pack_map(2);
-    pack_str(pk, "method");
-    pack_str(pk, m);
-    pack_str(pk, "args");
-    pk.pack_array(static_cast<uint32_t>(args.size()));
-    for (const auto& x : args) encode_value(x, out);
+    out.map_header(2);
+    out.str("method");
+    out.str(m);
+    out.str("args");
+    out.array_header(args.size());
+    for (const auto& x : args) out.value(x);
   };
   if (tx_) {
-    pk.pack_array(1);
+    out.array_header(1);
     cmd("Tx", *tx_);
-    return;
+  } else {
+    uint32_t n = 0;
+    for (const auto& a : args_) n += a.has_value();
+    out.array_header(n);
+    for (int m = 0; m < kMethodCount; ++m)
+      if (args_[m]) cmd(method_name(static_cast<Method>(m)), *args_[m]);
   }
-  uint32_t n = 0;
-  for (const auto& a : args_) n += a.has_value();
-  pk.pack_array(n);
-  for (int m = 0; m < kMethodCount; ++m)
-    if (args_[m]) cmd(method_name(static_cast<Method>(m)), *args_[m]);
+  if (!out.ok()) return detail::fail(DALSHIM_E_ARG, "a string, binary, array or map exceeds 2^32-1 elements");
+  return Ok{};
 }
 
 std::vector<uint8_t> Query::bytes() const {
-  Buffer b;
-  encode(b);
-  return std::move(b.vec());
+  Encoder e;
+  encode(e).value();
+  return std::move(e.buffer().vec());
 }
 
 Result<Response> Query::run() const {

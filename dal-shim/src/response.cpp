@@ -1,14 +1,16 @@
+// response.cpp -- the one response decoder: parse_response validates and
+// exposes the MessagePack objects; decode_response turns them into values.
 #include "dalshim/response.hpp"
 
 #include <limits>
-#include <msgpack.hpp>
 #include <stdexcept>
 
 #include "dalshim.h"
+#include "last_error.hpp"
 
 namespace dalshim {
 
-Value value_from_object(const msgpack::object& o) {
+Value to_value(const msgpack::object& o) {
   switch (o.type) {
     case msgpack::type::NIL: return Value();
     case msgpack::type::BOOLEAN: return Value(o.via.boolean);
@@ -25,7 +27,7 @@ Value value_from_object(const msgpack::object& o) {
     case msgpack::type::ARRAY: {
       Array a;
       a.reserve(o.via.array.size);
-      for (uint32_t i = 0; i < o.via.array.size; ++i) a.push_back(value_from_object(o.via.array.ptr[i]));
+      for (uint32_t i = 0; i < o.via.array.size; ++i) a.push_back(to_value(o.via.array.ptr[i]));
       return Value(std::move(a));
     }
     case msgpack::type::MAP: {
@@ -33,10 +35,9 @@ Value value_from_object(const msgpack::object& o) {
       m.reserve(o.via.map.size);
       for (uint32_t i = 0; i < o.via.map.size; ++i) {
         const auto& kv = o.via.map.ptr[i];
-        std::string key = kv.key.type == msgpack::type::STR
-                              ? std::string(kv.key.via.str.ptr, kv.key.via.str.size)
-                              : value_from_object(kv.key).to_string();
-        m.emplace_back(std::move(key), value_from_object(kv.val));
+        std::string key = kv.key.type == msgpack::type::STR ? std::string(kv.key.via.str.ptr, kv.key.via.str.size)
+                                                            : to_value(kv.key).to_string();
+        m.emplace_back(std::move(key), to_value(kv.val));
       }
       return Value(std::move(m));
     }
@@ -58,87 +59,141 @@ const Value& Rows::at(size_t row, std::string_view col) const {
 
 namespace {
 
-Error bad(const std::string& why) { return Error(DALSHIM_E_RESPONSE, "invalid DAL response: " + why); }
+Error bad(const std::string& why) { return detail::fail(DALSHIM_E_RESPONSE, "invalid DAL response: " + why); }
 
-bool key_is(const msgpack::object& k, std::string_view s) {
-  return k.type == msgpack::type::STR && std::string_view(k.via.str.ptr, k.via.str.size) == s;
-}
+std::string_view str_of(const msgpack::object& o) { return {o.via.str.ptr, o.via.str.size}; }
 
 bool as_int(const msgpack::object& o, int64_t& out) {
-  if (o.type == msgpack::type::POSITIVE_INTEGER) { out = static_cast<int64_t>(o.via.u64); return true; }
-  if (o.type == msgpack::type::NEGATIVE_INTEGER) { out = o.via.i64; return true; }
+  if (o.type == msgpack::type::POSITIVE_INTEGER && o.via.u64 <= static_cast<uint64_t>(INT64_MAX)) {
+    out = static_cast<int64_t>(o.via.u64);
+    return true;
+  }
+  if (o.type == msgpack::type::NEGATIVE_INTEGER) {
+    out = o.via.i64;
+    return true;
+  }
   return false;
 }
 
-Result<Response> from_object(const msgpack::object& root) {
-  if (root.type != msgpack::type::MAP) return bad("not a map");
-  const msgpack::object *i = nullptr, *c = nullptr, *r = nullptr, *ra = nullptr, *li = nullptr, *e = nullptr;
-  for (uint32_t k = 0; k < root.via.map.size; ++k) {
-    const auto& kv = root.via.map.ptr[k];
-    if (key_is(kv.key, "i")) i = &kv.val;
-    else if (key_is(kv.key, "c")) c = &kv.val;
-    else if (key_is(kv.key, "r")) r = &kv.val;
-    else if (key_is(kv.key, "ra")) ra = &kv.val;
-    else if (key_is(kv.key, "li")) li = &kv.val;
-    else if (key_is(kv.key, "e")) e = &kv.val;
-    else return bad("unknown key " + value_from_object(kv.key).to_string());
-  }
-  if (i == nullptr || i->type != msgpack::type::POSITIVE_INTEGER) return bad("missing or non-integer \"i\"");
-  const uint64_t id = i->via.u64;
-  if (c != nullptr || r != nullptr) {
-    if (c == nullptr || r == nullptr || ra || li || e) return bad("rows response needs exactly i, c, r");
-    if (c->type != msgpack::type::ARRAY || r->type != msgpack::type::ARRAY) return bad("\"c\" and \"r\" must be arrays");
-    Rows rows;
-    rows.id = id;
-    rows.columns.reserve(c->via.array.size);
-    for (uint32_t k = 0; k < c->via.array.size; ++k) {
-      const auto& col = c->via.array.ptr[k];
-      if (col.type != msgpack::type::STR) return bad("column name is not a string");
-      rows.columns.emplace_back(col.via.str.ptr, col.via.str.size);
-    }
-    rows.rows.reserve(r->via.array.size);
-    for (uint32_t k = 0; k < r->via.array.size; ++k) {
-      const auto& row = r->via.array.ptr[k];
-      if (row.type != msgpack::type::ARRAY || row.via.array.size != c->via.array.size)
-        return bad("row " + std::to_string(k) + " is not an array of " + std::to_string(c->via.array.size) + " values");
-      std::vector<Value> vals;
-      vals.reserve(row.via.array.size);
-      for (uint32_t j = 0; j < row.via.array.size; ++j) vals.push_back(value_from_object(row.via.array.ptr[j]));
-      rows.rows.push_back(std::move(vals));
-    }
-    return Response(std::move(rows));
-  }
-  ExecResult x;
-  x.id = id;
-  if (ra == nullptr || li == nullptr || !as_int(*ra, x.rows_affected) || !as_int(*li, x.last_insert_id))
-    return bad("missing or non-integer \"ra\"/\"li\"");
-  if (e != nullptr) {
-    if (e->type != msgpack::type::STR) return bad("\"e\" is not a string");
-    return Error(DALSHIM_E_SQL, std::string(e->via.str.ptr, e->via.str.size), id);
-  }
-  return Response(x);
-}
+// Strings and binaries reference the input bytes instead of being copied
+// into the zone: the view is zero-copy and borrows the bytes.
+bool reference_everything(msgpack::type::object_type, size_t, void*) { return true; }
 
 }  // namespace
 
-Result<Response> decode_response(std::span<const uint8_t> bytes) {
-  // One zone per thread, cleared after each decode: no allocation once warm
-  // for responses that fit its chunks.
-  thread_local msgpack::zone zone;
+Result<ResponseView> parse_response(std::span<const uint8_t> bytes, msgpack::zone& zone) {
+  msgpack::object root;
   try {
     size_t off = 0;
-    msgpack::object o = msgpack::unpack(zone, reinterpret_cast<const char*>(bytes.data()), bytes.size(), off);
-    if (off != bytes.size()) {
-      zone.clear();
-      return bad(std::to_string(bytes.size() - off) + " trailing bytes");
-    }
-    auto res = from_object(o);
-    zone.clear();
-    return res;
+    bool referenced = false;
+    root = msgpack::unpack(zone, reinterpret_cast<const char*>(bytes.data()), bytes.size(), off, referenced,
+                           reference_everything);
+    if (off != bytes.size()) return bad(std::to_string(bytes.size() - off) + " trailing bytes");
+  } catch (const std::bad_alloc&) {
+    return detail::fail(DALSHIM_E_NOMEM, "out of memory decoding a DAL response");
   } catch (const std::exception& ex) {
-    zone.clear();
     return bad(std::string("malformed MessagePack: ") + ex.what());
   }
+  if (root.type != msgpack::type::MAP) return bad("not a map");
+  const msgpack::object *i = nullptr, *c = nullptr, *r = nullptr, *ra = nullptr, *li = nullptr, *e = nullptr,
+                        *ec = nullptr;
+  for (uint32_t k = 0; k < root.via.map.size; ++k) {
+    const auto& kv = root.via.map.ptr[k];
+    const msgpack::object** slot = nullptr;
+    if (kv.key.type == msgpack::type::STR) {
+      const std::string_view key = str_of(kv.key);
+      if (key == "i") slot = &i;
+      else if (key == "c") slot = &c;
+      else if (key == "r") slot = &r;
+      else if (key == "ra") slot = &ra;
+      else if (key == "li") slot = &li;
+      else if (key == "e") slot = &e;
+      else if (key == kSqliteCodeKey) slot = &ec;
+    }
+    if (slot == nullptr) return bad("unknown key " + to_value(kv.key).to_string());
+    if (*slot != nullptr) return bad("duplicate key " + to_value(kv.key).to_string());
+    *slot = &kv.val;
+  }
+  if (i == nullptr || i->type != msgpack::type::POSITIVE_INTEGER) return bad("missing or non-integer \"i\"");
+  ResponseView v;
+  v.id_ = i->via.u64;
+  if (c != nullptr || r != nullptr) {
+    if (c == nullptr || r == nullptr || ra || li || e || ec) return bad("rows response needs exactly i, c, r");
+    if (c->type != msgpack::type::ARRAY || r->type != msgpack::type::ARRAY) return bad("\"c\" and \"r\" must be arrays");
+    const uint32_t ncols = c->via.array.size;
+    for (uint32_t k = 0; k < ncols; ++k)
+      if (c->via.array.ptr[k].type != msgpack::type::STR) return bad("column name is not a string");
+    for (uint32_t k = 0; k < r->via.array.size; ++k) {
+      const auto& row = r->via.array.ptr[k];
+      if (row.type != msgpack::type::ARRAY || row.via.array.size != ncols)
+        return bad("row " + std::to_string(k) + " is not an array of " + std::to_string(ncols) + " values");
+    }
+    v.kind_ = ResponseKind::Rows;
+    v.columns_ = {c->via.array.ptr, ncols};
+    v.rows_ = {r->via.array.ptr, r->via.array.size};
+    return v;
+  }
+  if (ra == nullptr || li == nullptr || !as_int(*ra, v.ra_) || !as_int(*li, v.li_))
+    return bad("missing or non-integer \"ra\"/\"li\"");
+  if (e == nullptr) {
+    if (ec != nullptr) return bad("\"" + std::string(kSqliteCodeKey) + "\" without \"e\"");
+    v.kind_ = ResponseKind::Exec;
+    return v;
+  }
+  if (e->type != msgpack::type::STR) return bad("\"e\" is not a string");
+  v.kind_ = ResponseKind::SqlError;
+  v.e_ = str_of(*e);
+  if (ec != nullptr) {
+    int64_t code = 0;
+    if (!as_int(*ec, code) || code < INT32_MIN || code > INT32_MAX)
+      return bad("\"" + std::string(kSqliteCodeKey) + "\" is not a 32-bit integer");
+    v.ec_ = static_cast<int32_t>(code);
+  }
+  return v;
+}
+
+Result<ResponseView> parse_response(std::span<const uint8_t> bytes) {
+  std::unique_ptr<msgpack::zone> zone;
+  try {
+    zone = std::make_unique<msgpack::zone>();
+  } catch (const std::bad_alloc&) {
+    return detail::fail(DALSHIM_E_NOMEM, "out of memory decoding a DAL response");
+  }
+  auto r = parse_response(bytes, *zone);
+  if (r) r->own_zone_ = std::move(zone);
+  return r;
+}
+
+Result<Response> decode_response(std::span<const uint8_t> bytes) {
+  // One zone per thread, cleared after each decode: no allocation once warm
+  // for responses that fit its first chunk.
+  thread_local msgpack::zone zone;
+  struct Clear {
+    msgpack::zone& z;
+    ~Clear() { z.clear(); }
+  } clear{zone};
+  auto parsed = parse_response(bytes, zone);
+  if (!parsed) return parsed.error();
+  const ResponseView& v = *parsed;
+  switch (v.kind()) {
+    case ResponseKind::Rows: {
+      Rows rows;
+      rows.id = v.id();
+      rows.columns.reserve(v.columns().size());
+      for (const auto& col : v.columns()) rows.columns.emplace_back(ResponseView::name(col));
+      rows.rows.reserve(v.rows().size());
+      for (const auto& row : v.rows()) {
+        std::vector<Value> vals;
+        vals.reserve(row.via.array.size);
+        for (const auto& cell : ResponseView::cells(row)) vals.push_back(to_value(cell));
+        rows.rows.push_back(std::move(vals));
+      }
+      return Response(std::move(rows));
+    }
+    case ResponseKind::Exec: return Response(ExecResult{v.id(), v.rows_affected(), v.last_insert_id()});
+    case ResponseKind::SqlError: break;
+  }
+  return detail::fail(DALSHIM_E_SQL, std::string(v.error()), v.id(), v.sqlite_code());
 }
 
 }  // namespace dalshim

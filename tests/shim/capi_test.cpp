@@ -148,9 +148,17 @@ TEST_F(CApi, EveryErrorCode) {
   EXPECT_NE(std::string(dalshim_last_error()).find("max_readers"), std::string::npos) << dalshim_last_error();
   // DAL_E_MISUSE: take_pending with nothing pending.
   EXPECT_EQ(dalshim_take_pending(buf, sizeof buf), DALSHIM_E_MISUSE);
-  // DALSHIM_E_ARG
+  // dalshim_stats misuse: dal_stats' codes (DAL_E_MISUSE, DAL_E_NULL).
   int64_t v[4];
-  EXPECT_EQ(dalshim_stats(0, v, -1), DALSHIM_E_ARG);
+  EXPECT_EQ(dalshim_stats(0, v, -1), DALSHIM_E_MISUSE);
+  EXPECT_EQ(dalshim_stats(2, v, 4), DALSHIM_E_MISUSE);
+  EXPECT_NE(std::string(dalshim_last_error()).find("unknown flag bits 2"), std::string::npos) << dalshim_last_error();
+  EXPECT_EQ(dalshim_stats(0, nullptr, 4), DALSHIM_E_NULL);
+  // DAL_E_OPTIONS from the shim's own parser (same grammar and message as the DAL's).
+  EXPECT_EQ(dalshim_open(dir_.path().c_str(), "plant_leak=shim_malloc;plant_leak_bytes= 16"), DALSHIM_E_OPTIONS);
+  EXPECT_STREQ(dalshim_last_error(), "option 'plant_leak_bytes= 16': whitespace around the value");
+  EXPECT_EQ(dalshim_open(dir_.path().c_str(), "plant_leak_bytes= 16"), DALSHIM_E_OPTIONS);
+  EXPECT_STREQ(dalshim_last_error(), "option 'plant_leak_bytes= 16': whitespace around the value");
   // DALSHIM_E_FOREIGN_POINTER: stack, malloc'd, interior pointers; untouched.
   void* m = std::malloc(16);
   EXPECT_EQ(dalshim_free(m), DALSHIM_E_FOREIGN_POINTER);

@@ -1,6 +1,8 @@
 // codec_test.cpp -- encoder bytes, decoder forms; no DAL needed.
 #include <gtest/gtest.h>
 
+#include "dal.h"
+#include "dalmonitor.h"
 #include "dalshim.hpp"
 #include "test_util.hpp"
 
@@ -19,8 +21,8 @@ TEST(Encoder, ReferenceRequestIsExactly87Bytes) {
 TEST(Encoder, ValuePathMatchesDirectPath) {
   Query q;
   q.Id(9).In("data").Find({{"a", 1}, {"b", {{"$gt", 2}}}});
-  Buffer viaValue;
-  encode_value(q.to_value(), viaValue);
+  Encoder viaValue;
+  ASSERT_TRUE(encode_value(q.to_value(), viaValue).ok());
   EXPECT_EQ(hex(viaValue.data(), viaValue.size()), shimtest::kReferenceHex);
 }
 
@@ -64,8 +66,8 @@ TEST(Encoder, InsertManyAndTx) {
   ASSERT_EQ(lists.size(), 2u);
   EXPECT_EQ(lists[1].as_array().size(), 3u);  // In, Find, Set
   // The direct encoder and the Value encoder agree.
-  Buffer b;
-  encode_value(v, b);
+  Encoder b;
+  ASSERT_TRUE(encode_value(v, b).ok());
   EXPECT_EQ(hex(b.data(), b.size()), hex(tx.bytes()));
 }
 
@@ -73,8 +75,8 @@ TEST(Codec, ValueRoundTrip) {
   Value v = {{"n", nullptr}, {"t", true}, {"f", false}, {"i", -5}, {"big", int64_t{1} << 40},
              {"d", 1.5}, {"s", "héllo"}, {"b", Value::binary("\0\1\2", 3)},
              {"a", Value::array({1, "x", Value::array({})})}, {"m", {{"z", 1}, {"a", 2}}}};
-  Buffer b;
-  encode_value(v, b);
+  Encoder b;
+  ASSERT_TRUE(encode_value(v, b).ok());
   auto back = decode_value(b.span());
   ASSERT_TRUE(back.ok()) << back.error().message();
   EXPECT_EQ(*back, v) << back->to_string() << " vs " << v.to_string();
@@ -93,8 +95,8 @@ TEST(Decoder, NoSuchTableResponse) {
 }
 
 TEST(Decoder, ExecAndRowsResponses) {
-  Buffer b;
-  encode_value(Value{{"i", 7}, {"ra", 2}, {"li", 41}}, b);
+  Encoder b;
+  b.value(Value{{"i", 7}, {"ra", 2}, {"li", 41}});
   auto e = decode_response(b.span());
   ASSERT_TRUE(e.ok());
   ASSERT_FALSE(e->is_rows());
@@ -103,8 +105,8 @@ TEST(Decoder, ExecAndRowsResponses) {
   EXPECT_EQ(e->exec().last_insert_id, 41);
 
   b.clear();
-  encode_value(Value{{"i", 8}, {"c", Value::array({"a", "b"})},
-                     {"r", Value::array({Value::array({1, "x"}), Value::array({nullptr, 2.5})})}}, b);
+  b.value(Value{{"i", 8}, {"c", Value::array({"a", "b"})},
+                 {"r", Value::array({Value::array({1, "x"}), Value::array({nullptr, 2.5})})}});
   auto r = decode_response(b.span());
   ASSERT_TRUE(r.ok()) << r.error().message();
   ASSERT_TRUE(r->is_rows());
@@ -117,7 +119,7 @@ TEST(Decoder, ExecAndRowsResponses) {
   EXPECT_EQ(rows.at(1, "b").as_double(), 2.5);
 
   b.clear();
-  encode_value(Value{{"i", 8}, {"c", Value::array({"a"})}, {"r", Value::array({})}}, b);
+  b.value(Value{{"i", 8}, {"c", Value::array({"a"})}, {"r", Value::array({})}});
   auto empty = decode_response(b.span());
   ASSERT_TRUE(empty.ok());
   EXPECT_EQ(empty->rows().size(), 0u);
@@ -148,4 +150,169 @@ TEST(Result, ValueThrowsError) {
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), DALSHIM_E_ARG);
   }
+}
+
+TEST(Encoder, SmallestIntegerFormsAndFloat64) {
+  Encoder e;
+  e.int64(1);
+  e.uint64(1);
+  e.int64(-1);
+  e.int64(200);
+  e.uint64(200);
+  e.int64(-33);
+  e.int64(70000);
+  e.uint64(UINT64_MAX);
+  e.int64(INT64_MIN);
+  e.float64(1.0);
+  EXPECT_EQ(hex(e.data(), e.size()),
+            "01" "01" "ff" "ccc8" "ccc8" "d0df" "ce00011170" "cfffffffffffffffff" "d38000000000000000"
+            "cb3ff0000000000000");
+  e.clear();
+  EXPECT_EQ(e.size(), 0u);
+  e.nil();
+  e.boolean(true);
+  e.boolean(false);
+  e.str("ab");
+  const uint8_t raw[] = {0, 255};
+  e.bin(raw);
+  e.array_header(2);
+  e.map_header(1);
+  EXPECT_EQ(hex(e.data(), e.size()), "c0" "c3" "c2" "a26162" "c40200ff" "92" "81");
+  EXPECT_TRUE(e.ok());
+}
+
+TEST(Encoder, ReferenceRequestByHandIs87Bytes) {
+  // What the addon does: walk a request straight into the Encoder.
+  Encoder e;
+  e.map_header(3);
+  e.str("id");
+  e.uint64(9);
+  e.str("db");
+  e.str("database.sqlite");
+  e.str("commands");
+  e.array_header(2);
+  e.map_header(2);
+  e.str("method");
+  e.str("In");
+  e.str("args");
+  e.array_header(1);
+  e.str("data");
+  e.map_header(2);
+  e.str("method");
+  e.str("Find");
+  e.str("args");
+  e.array_header(1);
+  e.map_header(2);
+  e.str("a");
+  e.int64(1);
+  e.str("b");
+  e.map_header(1);
+  e.str("$gt");
+  e.int64(2);
+  ASSERT_TRUE(e.ok());
+  EXPECT_EQ(hex(e.data(), e.size()), shimtest::kReferenceHex);
+}
+
+TEST(Encoder, LengthBeyondMessagePackIsStickyFailure) {
+  Encoder e;
+  e.nil();
+  e.array_header(size_t{1} << 32);
+  EXPECT_FALSE(e.ok());
+  e.nil();  // written nothing after the failure
+  EXPECT_EQ(hex(e.data(), e.size()), "c0");
+  e.clear();
+  EXPECT_TRUE(e.ok());
+}
+
+TEST(ResponseView, ReferenceResponseIsSqlErrorWithoutCopies) {
+  const auto bytes = unhex(shimtest::kNoSuchTableHex);
+  auto v = parse_response(bytes);
+  ASSERT_TRUE(v.ok()) << v.error().message();
+  EXPECT_EQ(v->kind(), ResponseKind::SqlError);
+  EXPECT_EQ(v->id(), 9u);
+  EXPECT_EQ(v->rows_affected(), 0);
+  EXPECT_EQ(v->last_insert_id(), 0);
+  EXPECT_EQ(v->error(), "no such table: data");
+  EXPECT_EQ(v->sqlite_code(), 0);
+  // Zero-copy: the message points into the response bytes.
+  EXPECT_GE(reinterpret_cast<const uint8_t*>(v->error().data()), bytes.data());
+  EXPECT_LT(reinterpret_cast<const uint8_t*>(v->error().data()), bytes.data() + bytes.size());
+}
+
+TEST(ResponseView, RowsAsObjectRangesInACallersZone) {
+  Encoder b;
+  b.value(Value{{"i", 8}, {"c", Value::array({"a", "b"})},
+                {"r", Value::array({Value::array({1, "x"}), Value::array({nullptr, 2.5})})}});
+  msgpack::zone zone;
+  auto v = parse_response(b.span(), zone);
+  ASSERT_TRUE(v.ok()) << v.error().message();
+  EXPECT_EQ(v->kind(), ResponseKind::Rows);
+  ASSERT_EQ(v->columns().size(), 2u);
+  EXPECT_EQ(ResponseView::name(v->columns()[1]), "b");
+  ASSERT_EQ(v->rows().size(), 2u);
+  auto cells = ResponseView::cells(v->rows()[0]);
+  ASSERT_EQ(cells.size(), 2u);
+  EXPECT_EQ(cells[0].via.u64, 1u);
+  EXPECT_EQ(std::string_view(cells[1].via.str.ptr, cells[1].via.str.size), "x");
+  EXPECT_EQ(ResponseView::cells(v->rows()[1])[0].type, msgpack::type::NIL);
+}
+
+TEST(ResponseView, ExecAndSqliteCode) {
+  Encoder b;
+  b.value(Value{{"i", 3}, {"ra", 2}, {"li", -4}});
+  auto x = parse_response(b.span());
+  ASSERT_TRUE(x.ok());
+  EXPECT_EQ(x->kind(), ResponseKind::Exec);
+  EXPECT_EQ(x->rows_affected(), 2);
+  EXPECT_EQ(x->last_insert_id(), -4);
+
+  b.clear();
+  b.value(Value{{"i", 4}, {"ra", 0}, {"li", 0}, {"e", "UNIQUE constraint failed: kv.k"},
+                {std::string(kSqliteCodeKey), 2067}});
+  auto e = parse_response(b.span());
+  ASSERT_TRUE(e.ok()) << e.error().message();
+  EXPECT_EQ(e->kind(), ResponseKind::SqlError);
+  EXPECT_EQ(e->sqlite_code(), 2067);
+  auto d = decode_response(b.span());
+  ASSERT_FALSE(d.ok());
+  EXPECT_EQ(d.error().code(), DALSHIM_E_SQL);
+  EXPECT_EQ(d.error().sqlite_code(), 2067);
+  EXPECT_EQ(d.error().id(), 4u);
+  EXPECT_EQ(d.error().message(), "UNIQUE constraint failed: kv.k");
+}
+
+TEST(ResponseView, RefusesWhatTheProtocolDoesNotAllow) {
+  const std::vector<Value> bad = {
+      Value{{"i", 1}, {"ra", 0}, {"li", 0}, {"ra", 0}},                              // duplicate key
+      Value{{"i", 1}, {"ra", 0}, {"li", 0}, {std::string(kSqliteCodeKey), 1}},       // code without e
+      Value{{"i", 1}, {"ra", 0}, {"li", 0}, {"e", "x"}, {std::string(kSqliteCodeKey), "1"}},  // code not int
+      Value{{"i", 1}, {"c", Value::array({1})}, {"r", Value::array({})}},            // column not a str
+      Value{{"i", 1}, {"c", Value::array({"a"})}, {"r", Value::array({Value::array({1, 2})})}},  // row width
+      Value{{"i", 1}, {"c", Value::array({"a"})}, {"r", Value::array({})}, {"ra", 0}},  // mixed kinds
+      Value{{"i", -1}, {"ra", 0}, {"li", 0}},                                         // negative id
+      Value{{"ra", 0}, {"li", 0}},                                                    // no id
+  };
+  for (const auto& v : bad) {
+    Encoder b;
+    b.value(v);
+    auto r = parse_response(b.span());
+    ASSERT_FALSE(r.ok()) << v.to_string();
+    EXPECT_EQ(r.error().code(), DALSHIM_E_RESPONSE) << v.to_string();
+    // Recorded as the thread's last error, like every failure of the shim.
+    EXPECT_EQ(dalshim_last_error_code(), DALSHIM_E_RESPONSE);
+    EXPECT_EQ(std::string(dalshim_last_error()), r.error().message());
+  }
+}
+
+TEST(CodeName, NamesEveryFamily) {
+  EXPECT_STREQ(dalshim_code_name(0), "DAL_OK");
+  EXPECT_STREQ(dalshim_code_name(DAL_E_HANDLE), "DAL_E_HANDLE");
+  EXPECT_STREQ(dalshim_code_name(DALSHIM_E_OPTIONS), "DAL_E_OPTIONS");
+  EXPECT_STREQ(dalshim_code_name(DALSHIM_E_DOUBLE_FREE), "DALSHIM_E_DOUBLE_FREE");
+  EXPECT_STREQ(dalshim_code_name(DALSHIM_E_LOADED), "DALSHIM_E_LOADED");
+  EXPECT_STREQ(dalshim_code_name(DALMON_E_PARAMS), "DALMON_E_PARAMS");
+  EXPECT_STREQ(dalshim_code_name(DALMON_E_RUN), "DALMON_E_RUN");
+  EXPECT_STREQ(dalshim_code_name(12345), "unknown code");
+  EXPECT_STREQ(code_name(DALSHIM_E_SQL), "DALSHIM_E_SQL");
+  EXPECT_STREQ(Error(DALSHIM_E_CLOSED, "x").name(), "DALSHIM_E_CLOSED");
 }

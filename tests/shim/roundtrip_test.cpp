@@ -227,10 +227,13 @@ TEST_F(RoundTrip, InvalidRequestsAreCallFailures) {
 
 TEST_F(RoundTrip, RawModesAgree) {
   auto req = db_.In("data").Id(77).Find({{"a", 2}}).bytes();
-  auto a = db_.query(req);  // mode (a): DAL-owned buffer, dal_free on scope exit
+  auto a = db_.query(req);  // mode (a): shim-owned registered buffer, released on scope exit
   ASSERT_TRUE(a.ok()) << a.error().message();
+  EXPECT_EQ(dalshim_stat(0, DALSHIM_STAT_BUFFERS_LIVE), 1);
   std::vector<uint8_t> b;
-  ASSERT_TRUE(db_.query_bytes(req, b).ok());
+  auto nb = db_.query_to(req, b);
+  ASSERT_TRUE(nb.ok());
+  EXPECT_EQ(*nb, b.size());
   EXPECT_EQ(std::vector<uint8_t>(a->data(), a->data() + a->size()), b);
   std::vector<uint8_t> tiny(4);
   auto n = db_.query_into(req, tiny);
@@ -240,10 +243,22 @@ TEST_F(RoundTrip, RawModesAgree) {
   auto m = db_.take_pending(full);
   ASSERT_TRUE(m.ok());
   EXPECT_EQ(full, b);
-  auto dec = db_.run_raw(req);
+  a->reset();
+  EXPECT_EQ(dalshim_stat(0, DALSHIM_STAT_BUFFERS_LIVE), 0);
+  auto dec = decode_response(b);
   ASSERT_TRUE(dec.ok());
   EXPECT_EQ(dec->id(), 77u);
   EXPECT_EQ(dec->rows().size(), 2u);
+}
+
+TEST_F(RoundTrip, DoublesStayReal) {
+  // 2.0 is a double in C++: it must reach SQLite as REAL, not INTEGER
+  // (column "blob" has BLOB affinity: SQLite stores what it is given).
+  ASSERT_TRUE(db_.In("data").Insert(Map{{"id", 6}, {"blob", 2.0}}).exec().ok());
+  auto r = db_.In("data").Fields({"blob"}).Find({{"id", 6}}).rows();
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  ASSERT_EQ(r->size(), 1u);
+  EXPECT_TRUE(r->rows[0][0].is_double()) << r->rows[0][0].to_string();
 }
 
 TEST_F(RoundTrip, DatabaseIsMovableAndClosesOnce) {

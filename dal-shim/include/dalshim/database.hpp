@@ -1,4 +1,31 @@
-// dalshim/database.hpp -- RAII over one DAL handle.
+// dalshim/database.hpp -- RAII over one DAL handle, and the C++ API's raw
+// entry points.
+//
+// The C ABI (dalshim.h) and this class are two faces of one implementation
+// (src/operations.hpp): open and close, the accounting behind
+// dalshim_stats(), the shim's planted leak, the mode (a) buffer registry
+// and the "response too small -> take pending" flow exist once, so the same
+// call gives the same result, code, message and counter deltas through
+// either (tests/shim/equivalence_test.cpp).  Every failure is recorded as
+// the thread's last error (dalshim_last_error()) as well as returned.
+//
+// RAW ENTRY POINTS (request = MessagePack bytes, docs/protocol.md)
+//
+//   query_into(req, buf)   mode (b), dalshim_query_into: n <= buf.size()
+//                          -> the response is in buf[0..n); n > buf.size()
+//                          -> nothing written, the request WAS executed and
+//                          its response is pending for this thread: fetch it
+//                          with take_pending() into >= n bytes.  Never
+//                          re-send the request to retry.
+//   take_pending(buf)      dalshim_take_pending.
+//   query_to(req, out)     mode (b) into a vector, the too-small case
+//                          handled (take_pending, never a re-send): out is
+//                          first used at max(out.size(), 4096) bytes, then
+//                          resized to exactly the response.
+//   query(req)             mode (a), dalshim_query: the shim allocates the
+//                          response (malloc, registered; counted in
+//                          DALSHIM_STAT_BUFFERS_LIVE) and DalBuffer releases
+//                          it.  Same meaning of mode (a) as the C ABI.
 #pragma once
 
 #include <cstdint>
@@ -13,13 +40,12 @@
 
 namespace dalshim {
 
-// A response allocated by the DAL (ownership mode (a) of dal.h), released
-// with dal_free() when this object dies.  Movable, not copyable.
+// A mode (a) response: the buffer dalshim_query() would return, released
+// (dalshim_free) when this object dies.  Movable, not copyable.
 class DalBuffer {
  public:
   DalBuffer() = default;
-  DalBuffer(Library* lib, void* p, size_t n) noexcept : lib_(lib), p_(p), n_(n) {}
-  DalBuffer(DalBuffer&& o) noexcept : lib_(o.lib_), p_(o.p_), n_(o.n_) { o.p_ = nullptr; o.n_ = 0; }
+  DalBuffer(DalBuffer&& o) noexcept : p_(o.p_), n_(o.n_) { o.p_ = nullptr; o.n_ = 0; }
   DalBuffer& operator=(DalBuffer&& o) noexcept;
   ~DalBuffer() { reset(); }
   DalBuffer(const DalBuffer&) = delete;
@@ -28,18 +54,21 @@ class DalBuffer {
   std::span<const uint8_t> span() const noexcept { return {static_cast<const uint8_t*>(p_), n_}; }
   const uint8_t* data() const noexcept { return static_cast<const uint8_t*>(p_); }
   size_t size() const noexcept { return n_; }
+  // Release now (idempotent).
   void reset() noexcept;
 
  private:
-  Library* lib_ = nullptr;
+  friend class Database;
+  DalBuffer(void* p, size_t n) noexcept : p_(p), n_(n) {}
   void* p_ = nullptr;
   size_t n_ = 0;
 };
 
 class Database {
  public:
-  // Open a handle on data_dir (must exist).  options: see dal.h.  lib:
-  // nullptr = Library::default_instance().
+  // Open a handle on data_dir (must exist).  options: dal.h's, plus the
+  // shim's plant_leak=shim_malloc (docs/shim.md), exactly as dalshim_open
+  // takes them.  lib: nullptr = Library::default_instance().
   static Result<Database> open(const std::string& data_dir, const std::string& options = {},
                                Library* lib = nullptr);
 
@@ -50,9 +79,11 @@ class Database {
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
 
-  // Close the handle (idempotent: closing a closed Database is Ok).
+  // Close the handle (idempotent: closing a closed Database is Ok).  Calls
+  // on a closed Database fail with DALSHIM_E_CLOSED, as on a closed handle.
   Status close();
-  bool is_open() const noexcept { return handle_ > 0; }
+  bool is_open() const noexcept { return open_; }
+  // The DAL handle (still the closed one after close(); 0 if never opened).
   int64_t handle() const noexcept { return handle_; }
   Library* library() const noexcept { return lib_; }
 
@@ -69,27 +100,23 @@ class Database {
   }
   Query Tx(const std::vector<Query>& statements) const { return Query(db_name_, this).Tx(statements); }
 
-  // Encode, execute (mode (b) into a thread-local buffer) and decode.
+  // Encode (thread-local Encoder), execute (mode (b), thread-local buffer)
+  // and decode (decode_response).
   Result<Response> run(const Query& q) const;
   Result<Rows> rows(const Query& q) const;
   Result<ExecResult> exec(const Query& q) const;
 
-  // Raw MessagePack, ownership mode (a): the DAL allocates, DalBuffer frees.
-  Result<DalBuffer> query(std::span<const uint8_t> req) const;
-  // Raw MessagePack, ownership mode (b): see dal_query_into.  Returns n; if
-  // n > buf.size() the response is pending for this thread: take_pending().
+  // The raw entry points (see the top of this file).
   Result<int64_t> query_into(std::span<const uint8_t> req, std::span<uint8_t> buf) const;
   Result<int64_t> take_pending(std::span<uint8_t> buf) const;
-  // Raw request -> response bytes copied into out (mode (b), handles the
-  // too-small case).
-  Status query_bytes(std::span<const uint8_t> req, std::vector<uint8_t>& out) const;
-  // Raw request -> decoded response.
-  Result<Response> run_raw(std::span<const uint8_t> req) const;
+  Result<size_t> query_to(std::span<const uint8_t> req, std::vector<uint8_t>& out) const;
+  Result<DalBuffer> query(std::span<const uint8_t> req) const;
 
  private:
-  Database(Library* lib, int64_t h) : lib_(lib), handle_(h) {}
+  Database(Library* lib, int64_t h) : lib_(lib), handle_(h), open_(true) {}
   Library* lib_ = nullptr;
   int64_t handle_ = 0;
+  bool open_ = false;
   std::string db_name_ = "database.sqlite";
 };
 

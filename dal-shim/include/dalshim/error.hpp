@@ -20,24 +20,35 @@ namespace dalshim {
 
 // code is a DAL_E_* value (-1..-10) or a DALSHIM_E_* value (<= -20).
 // DALSHIM_E_SQL means the call succeeded but the response carried a SQLite
-// error in its "e" field; id is then the request id echoed in the response.
+// error in its "e" field; id is then the request id echoed in the response
+// and sqlite_code SQLite's extended result code if the response carried
+// one (docs/protocol.md), else 0.
+//
+// Every Error the shim returns has also been recorded as the calling
+// thread's last error (dalshim_last_error / dalshim_last_error_code) and
+// counted in DALSHIM_STAT_ERRORS: the C++ API and the C ABI report a
+// failure the same way.  Constructing an Error yourself records nothing.
 class Error : public std::runtime_error {
  public:
-  Error(int32_t code, std::string message, uint64_t id = 0)
-      : std::runtime_error(message), code_(code), message_(std::move(message)), id_(id) {}
+  Error(int32_t code, std::string message, uint64_t id = 0, int32_t sqlite_code = 0)
+      : std::runtime_error(message), code_(code), message_(std::move(message)), id_(id), sqlite_code_(sqlite_code) {}
   int32_t code() const noexcept { return code_; }
   const std::string& message() const noexcept { return message_; }
   uint64_t id() const noexcept { return id_; }
+  int32_t sqlite_code() const noexcept { return sqlite_code_; }
   bool is_sql() const noexcept { return code_ == DALSHIM_E_SQL; }
+  // The code's name, as dalshim_code_name().
+  const char* name() const noexcept { return dalshim_code_name(code_); }
 
  private:
   int32_t code_;
   std::string message_;
   uint64_t id_;
+  int32_t sqlite_code_;
 };
 
-// Name of a code ("DAL_E_HANDLE", "DALSHIM_E_LOAD", ...).
-const char* code_name(int32_t code) noexcept;
+// Name of a code ("DAL_E_HANDLE", "DALSHIM_E_LOAD", ...): dalshim_code_name().
+inline const char* code_name(int32_t code) noexcept { return dalshim_code_name(code); }
 
 template <class T>
 class [[nodiscard]] Result {

@@ -68,8 +68,11 @@ class Query {
   Value to_value() const;
   // The commands array alone.
   Value commands() const;
-  // Append the MessagePack request to out (does not clear it).
-  void encode(Buffer& out) const;
+  // Append the MessagePack request to out (does not clear it).  Fails with
+  // DALSHIM_E_ARG only if a string, binary, array or map exceeds 2^32-1
+  // elements (MessagePack's limit; far beyond any request the DAL accepts).
+  Status encode(Encoder& out) const;
+  // The request bytes.  Throws dalshim::Error where encode() would fail.
   std::vector<uint8_t> bytes() const;
 
   // Run on the Database this query came from (db.In(...)): see Database::run.
