@@ -34,9 +34,6 @@ struct SeriesSummary {
 
 class MetricSeries {
  public:
-  MetricSeries() = default;
-  explicit MetricSeries(std::vector<SeriesPoint> points) : points_(std::move(points)) {}
-
   // Unavailable values (< 0) are skipped here, so a source that failed once
   // leaves a gap rather than a fake drop to zero.
   void add(double queries, int64_t value) {
@@ -47,7 +44,6 @@ class MetricSeries {
   }
 
   const std::vector<SeriesPoint> &points() const noexcept { return points_; }
-  bool empty() const noexcept { return points_.empty(); }
 
   // Index of the first point whose x >= boundary (the end of warm-up), or
   // points().size() if none.

@@ -109,11 +109,6 @@ bool Monitor::finished() const {
   return result_.has_value();
 }
 
-std::vector<Sample> Monitor::samples() const {
-  std::lock_guard lk(mu_);
-  return samples_;
-}
-
 const RunResult &Monitor::finish() {
   ProcessFigures pf = probe_->read();
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();

@@ -65,9 +65,6 @@ class Monitor {
   const RunResult &finish();
   bool finished() const;
 
-  // A copy, safe while another thread samples.
-  std::vector<Sample> samples() const;
-
   // Call finish() first (implicitly), then render once and cache, so that
   // a caller asking first for the length and then for the bytes gets the
   // very same text.

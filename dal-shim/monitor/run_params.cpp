@@ -1,6 +1,7 @@
 #include "run_params.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
 #include "kv_options.hpp"
@@ -31,8 +32,14 @@ constexpr std::array<LayerThreshold, kLayerCount> kDefaults{{
 }};
 
 bool parse_flag(std::string_view v, bool &out) {
-  if (v == "1" || v == "true") return out = true, true;
-  if (v == "0" || v == "false") return out = false, true;
+  if (v == "1" || v == "true") {
+    out = true;
+    return true;
+  }
+  if (v == "0" || v == "false") {
+    out = false;
+    return true;
+  }
   return false;
 }
 
@@ -51,32 +58,35 @@ bool apply(RunParams &p, std::string_view key, std::string_view val, std::string
     return false;
   };
   int64_t i = 0;
-  if (key == "driver") return p.driver = std::string(val), true;
-  if (key == "runtime") return p.runtime = std::string(val), true;
-  if (key == "mode") return p.mode = std::string(val), true;
-  if (key == "queries") {
-    if (!int_in(val, 0, INT64_MAX, i)) return bad("integer >= 0");
-    return p.queries_planned = i, true;
+  if (key == "driver" || key == "runtime" || key == "mode") {
+    (key == "driver" ? p.driver : key == "runtime" ? p.runtime : p.mode) = std::string(val);
+    return true;
   }
-  if (key == "sample_every") {
+  if (key == "queries" || key == "sample_every") {
     if (!int_in(val, 0, INT64_MAX, i)) return bad("integer >= 0");
-    return p.sample_every = i, true;
+    (key == "queries" ? p.queries_planned : p.sample_every) = i;
+    return true;
   }
   if (key == "warmup") {
     // Above 0.9 too few samples remain after warm-up for a slope.
     auto d = dalkit::parse_double(val);
     if (!d || *d < 0 || *d > 0.9) return bad("share 0..0.9");
-    return p.warmup_share = *d, true;
+    p.warmup_share = *d;
+    return true;
   }
   if (key == "threads") {
     if (!int_in(val, 1, 4096, i)) return bad("integer 1..4096");
-    return p.threads = static_cast<int32_t>(i), true;
+    p.threads = static_cast<int32_t>(i);
+    return true;
   }
-  if (key == "force_gc") return parse_flag(val, p.force_gc) || bad("0 or 1");
-  if (key == "verbose") return parse_flag(val, p.verbose) || bad("0 or 1");
+  if (key == "force_gc" || key == "verbose") {
+    if (!parse_flag(val, key == "force_gc" ? p.force_gc : p.verbose)) return bad("0 or 1");
+    return true;
+  }
   if (key == "min_samples") {
     if (!int_in(val, 4, 1000000, i)) return bad("integer 4..1000000");
-    return p.min_samples = static_cast<int32_t>(i), true;
+    p.min_samples = static_cast<int32_t>(i);
+    return true;
   }
   auto dot = key.find('.');
   if (dot != std::string_view::npos) {
