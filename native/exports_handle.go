@@ -42,5 +42,5 @@ func dal_close(handle C.int64_t) (ret C.int32_t) {
 	if err := engine.Close(int64(handle)); err != nil {
 		return C.int32_t(fail(err))
 	}
-	return 0
+	return C.int32_t(engine.OK)
 }

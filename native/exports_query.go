@@ -70,14 +70,14 @@ func dal_free(p unsafe.Pointer) (ret C.int32_t) {
 		}
 	}()
 	if p == nil {
-		return 0
+		return C.int32_t(engine.OK)
 	}
 	if !liveBuffers.remove(p) {
 		setError(engine.EMisuse, fmt.Sprintf("dal_free: %p was not returned by dal_query, or was already freed; not freeing it", p))
 		return C.int32_t(engine.EMisuse)
 	}
 	C.free(p)
-	return 0
+	return C.int32_t(engine.OK)
 }
 
 //export dal_query_into

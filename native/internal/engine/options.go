@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -82,7 +83,7 @@ func isOptionSpace(c byte) bool {
 // twice is an error, never "last wins".
 func ParseOptions(s string) (Options, error) {
 	o := DefaultOptions()
-	seen := make(map[string]bool)
+	var seen []string // a handful of keys: a slice beats a map
 	for _, item := range strings.FieldsFunc(s, func(r rune) bool { return r == ';' || r == ',' }) {
 		key, val, ok := strings.Cut(item, "=")
 		if !ok {
@@ -97,10 +98,10 @@ func ParseOptions(s string) (Options, error) {
 		if val != "" && (isOptionSpace(val[0]) || isOptionSpace(val[len(val)-1])) {
 			return o, errorf(EOptions, fmt.Sprintf("option '%s': whitespace around the value", item))
 		}
-		if seen[key] {
+		if slices.Contains(seen, key) {
 			return o, errorf(EOptions, fmt.Sprintf("option '%s' given twice", key))
 		}
-		seen[key] = true
+		seen = append(seen, key)
 		if err := o.set(key, val); err != nil {
 			return o, err
 		}
