@@ -62,6 +62,13 @@ const rowsDb = ffi.use('rows.sqlite');
 time('rows: bun ffi builder, 10 of 1,000 (index)', queries, (i) => {
   if (rowsDb.In('items').Find({ grp: i % GROUPS }).all().length !== 10) throw new Error('wrong answer');
 });
+// The same rows request as fixed bytes through queryInto: what the DAL and
+// the boundary cost without the builder, msgpackr and row objects.
+const rowsReq = rowsDb.encode(rowsDb.In('items').Find({ grp: 7 }), 1);
+time('rows: bun ffi into (request bytes, no decode)', queries, () => {
+  const n = ffi.queryInto(rowsReq, t);
+  if (n < 100 || n > t.length) throw new Error('wrong answer');
+});
 const cached = liteRows.query(ROWS_SQL);
 time('rows: bun:sqlite cached statement, 10 of 1,000 (index)', queries, (i) => {
   if (cached.all(i % GROUPS).length !== 10) throw new Error('wrong answer');

@@ -17,8 +17,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-const arg = process.argv.indexOf('--queries');
-const N = arg > 0 ? Number(process.argv[arg + 1]) : 1_000_000;
+const flag = (name, dflt) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const N = flag('--queries', 1_000_000);
+// Rounds: every path runs ROUNDS times, interleaved, and its best round is
+// reported (the machines are shared: the best round is the least disturbed).
+const ROUNDS = flag('--rounds', 3);
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 const dalstress = process.env.DALSTRESS || join(root, 'build', 'out', 'dalstress');
 const dir = mkdtempSync(join(tmpdir(), 'dalkit-bench-ffi-'));
@@ -30,26 +36,39 @@ function run(cmd, args) {
 }
 const lines = (out) => out.trim().split('\n').map((l) => JSON.parse(l));
 
+// Keep the best round of each path (by name).
+function best(rounds) {
+  const by = new Map();
+  for (const r of rounds.flat()) if (!by.has(r.path) || r.qps > by.get(r.path).qps) by.set(r.path, r);
+  return [...by.values()];
+}
+
 const results = [];
 try {
-  const native = run(dalstress, ['--queries', String(N), '--db-dir', dir, '--progress', 'off']);
-  const qps = Number(/Queries per second: ([\d,]+)/.exec(native)[1].replace(/,/g, ''));
-  results.push({ path: 'native direct (dalstress)', queries: N, qps, usPerQuery: 1e6 / qps });
   const deno = [bin('deno'), 'run', '--allow-ffi', '--allow-read', '--allow-write', '--allow-env', '--allow-sys'];
-  results.push(...lines(run(bin('bun'), ['stress/bench/ffi/loop.js', dir, String(N)])));
-  results.push(...lines(run(deno[0], [...deno.slice(1), 'stress/bench/ffi/loop.js', dir, String(N)])));
-  results.push(...lines(run('node', ['stress/bench/ffi/loop.js', dir, String(N), 'into', 'worker'])));
-  results.push(...lines(run('node', ['stress/bench/ffi/loop.js', dir, String(Math.max(1000, N / 100)), 'into', 'main'])));
-  const vsSqlite = lines(run(bin('bun'), ['stress/bench/ffi/bun_sqlite.js', dir, String(N)]));
+  const rounds = [];
+  const sqliteRounds = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const native = run(dalstress, ['--queries', String(N), '--db-dir', dir, '--progress', 'off']);
+    const qps = Number(/Queries per second: ([\d,]+)/.exec(native)[1].replace(/,/g, ''));
+    rounds.push([{ path: 'native direct (dalstress)', queries: N, qps, usPerQuery: 1e6 / qps }]);
+    rounds.push(lines(run(bin('bun'), ['stress/bench/ffi/loop.js', dir, String(N)])));
+    rounds.push(lines(run(deno[0], [...deno.slice(1), 'stress/bench/ffi/loop.js', dir, String(N)])));
+    rounds.push(lines(run('node', ['stress/bench/ffi/loop.js', dir, String(N), 'into', 'worker'])));
+    rounds.push(lines(run('node', ['stress/bench/ffi/loop.js', dir, String(Math.max(1000, N / 100)), 'into', 'main'])));
+    sqliteRounds.push(lines(run(bin('bun'), ['stress/bench/ffi/bun_sqlite.js', dir, String(N)])));
+  }
+  results.push(...best(rounds));
+  const vsSqlite = best(sqliteRounds);
 
   const base = results[0].qps;
-  console.log(`| path (${N.toLocaleString('en-US')} reference queries) | queries/s | us/query | vs native |`);
+  console.log(`| path (${N.toLocaleString('en-US')} reference queries, best of ${ROUNDS}) | queries/s | us/query | vs native |`);
   console.log('|---|---:|---:|---:|');
   for (const r of results) {
     console.log(`| ${r.path} | ${Math.round(r.qps).toLocaleString('en-US')} | ${r.usPerQuery.toFixed(2)} | ${(r.qps / base).toFixed(2)}x |`);
   }
   console.log('');
-  console.log('| Bun FFI vs bun:sqlite | us/query |');
+  console.log(`| Bun FFI vs bun:sqlite (${N.toLocaleString('en-US')} queries, best of ${ROUNDS}) | us/query |`);
   console.log('|---|---:|');
   for (const r of vsSqlite) console.log(`| ${r.path} | ${r.usPerQuery.toFixed(2)} |`);
 } finally {
