@@ -138,9 +138,9 @@ std::string verdict_line(const RunResult &r) {
     for (const auto &l : r.layers) judged += l.partial ? 1 : 0;
     if (r.partial && !r.leaking_layers.empty()) v += "; partial verdict: LEAK in " + layer_list(r.leaking_layers);
     else if (r.partial) v += "; partial verdict: no leak in the " + std::to_string(judged) + " layers judged";
-    else if (!r.leaking_layers.empty()) v += " (the run proves nothing); growth seen in " + layer_list(r.leaking_layers);
+    else if (!r.leaking_layers.empty()) v += ", the run proves nothing; growth seen in " + layer_list(r.leaking_layers);
     else if (r.interrupted) v += ", before any layer had enough samples for a verdict";
-    else v += " (the run proves nothing)";
+    else v += ", the run proves nothing";
   }
   return v + " (exit code " + std::to_string(r.exit_code) + ")\n";
 }

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
+#include <string>
 
 #include "metrics.hpp"
 #include "monitor.hpp"
@@ -91,19 +93,36 @@ inline dalmon::JsFigures js_of(World &w) {
   return js;
 }
 
-// Run 1M fake queries sampled every 10k through a Monitor; returns its result.
-inline dalmon::RunResult run_world(World &w, const char *extra_params = "") {
-  dalmon::RunParams p;
-  std::string err;
-  std::string kv = std::string("driver=fake;queries=1000000;sample_every=10000;") + extra_params;
-  if (!dalmon::parse_run_params(kv, p, err)) throw std::runtime_error(err);
-  FakeSource src(w);
-  dalmon::Monitor m(p, &src, std::make_unique<FakeProbe>(w));
-  for (w.q = 0; w.q <= 1'000'000; w.q += 10'000) {
-    if (m.sample(w.q, js_of(w), err) < 0) throw std::runtime_error(err);
+// A Monitor over the scripted world, started with `params` (a bad string
+// throws: it is a bug in the test).
+struct FakeRun {
+  World w;
+  FakeSource src{w};
+  std::unique_ptr<dalmon::Monitor> m;
+
+  explicit FakeRun(const std::string &params, std::optional<dalmon::Layer> leak = std::nullopt) {
+    w.leak = leak;
+    dalmon::RunParams p;
+    std::string err;
+    if (!dalmon::parse_run_params(params, p, err)) throw std::runtime_error(params + ": " + err);
+    m = std::make_unique<dalmon::Monitor>(p, &src, std::make_unique<FakeProbe>(w));
   }
-  m.count(1'000'000, 87'000'000, 34'000'000, 0);
-  return m.finish();
+
+  // Samples at queries 0, every, 2*every, ... up to `last` (with the JS
+  // figures if `js`), then counts `last` answered queries of 87 + 34 bytes.
+  void sample_to(int64_t last, int64_t every, bool js = true) {
+    std::string err;
+    for (w.q = 0; w.q <= last; w.q += every)
+      if (m->sample(w.q, js ? js_of(w) : dalmon::JsFigures{}, err) < 0) throw std::runtime_error(err);
+    m->count(last, 87 * last, 34 * last, 0);
+  }
+};
+
+// Run 1M fake queries sampled every 10k through a Monitor; returns its result.
+inline dalmon::RunResult run_world(std::optional<dalmon::Layer> leak = std::nullopt, const char *extra_params = "") {
+  FakeRun run(std::string("driver=fake;queries=1000000;sample_every=10000;") + extra_params, leak);
+  run.sample_to(1'000'000, 10'000);
+  return run.m->finish();
 }
 
 }  // namespace fakes

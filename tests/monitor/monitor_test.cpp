@@ -19,8 +19,7 @@ using dalmon::Layer;
 namespace {
 
 TEST(Monitor, CleanRunIsNoLeak) {
-  fakes::World w;
-  auto r = fakes::run_world(w);
+  auto r = fakes::run_world();
   EXPECT_EQ(r.exit_code, 0) << (r.errors.empty() ? "" : r.errors[0]);
   EXPECT_EQ(r.overall, "no leak");
   EXPECT_TRUE(r.leaking_layers.empty());
@@ -31,9 +30,7 @@ class PlantedLeak : public ::testing::TestWithParam<int> {};
 
 TEST_P(PlantedLeak, IsCaughtAndNamed) {
   Layer l = static_cast<Layer>(GetParam());
-  fakes::World w;
-  w.leak = l;
-  auto r = fakes::run_world(w);
+  auto r = fakes::run_world(l);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.overall, "leak");
   ASSERT_EQ(r.leaking_layers.size(), 1u);
@@ -44,18 +41,13 @@ INSTANTIATE_TEST_SUITE_P(Layers, PlantedLeak, ::testing::Range(0, dalmon::kLayer
                          [](const auto &i) { return std::string(dalmon::layer_info(static_cast<Layer>(i.param)).name); });
 
 TEST(Monitor, MissingJsFiguresAreNotApplicable) {
-  fakes::World w;
-  dalmon::RunParams p;
-  std::string err;
-  ASSERT_TRUE(dalmon::parse_run_params("queries=100000;sample_every=10000", p, err));
-  fakes::FakeSource src(w);
-  dalmon::Monitor m(p, &src, std::make_unique<fakes::FakeProbe>(w));
-  for (w.q = 0; w.q <= 100'000; w.q += 10'000) ASSERT_GE(m.sample(w.q, {}, err), 0) << err;
-  auto r = m.finish();
+  fakes::FakeRun run("queries=100000;sample_every=10000");
+  run.sample_to(100'000, 10'000, /*js=*/false);
+  auto r = run.m->finish();
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.layers[static_cast<int>(Layer::JsHeap)].status, dalmon::VerdictStatus::NotAvailable);
   EXPECT_EQ(r.layers[static_cast<int>(Layer::JsExternal)].status, dalmon::VerdictStatus::NotAvailable);
-  EXPECT_TRUE(src.last_force_gc);
+  EXPECT_TRUE(run.src.last_force_gc);
 }
 
 TEST(Monitor, NoSourceMeansNativeLayersNotApplicable) {
@@ -88,16 +80,10 @@ TEST(Monitor, GlobalSourceIsUsed) {
 }
 
 TEST(Monitor, ErrorsGiveExitCodeTwoEvenWithALeak) {
-  fakes::World w;
-  w.leak = Layer::Malloc;
-  dalmon::RunParams p;
-  std::string err;
-  ASSERT_TRUE(dalmon::parse_run_params("queries=1000000;sample_every=10000", p, err));
-  fakes::FakeSource src(w);
-  dalmon::Monitor m(p, &src, std::make_unique<fakes::FakeProbe>(w));
-  for (w.q = 0; w.q <= 1'000'000; w.q += 10'000) m.sample(w.q, {}, err);
-  m.count(1'000'000, 0, 0, 3);
-  auto r = m.finish();
+  fakes::FakeRun run("queries=1000000;sample_every=10000", Layer::Malloc);
+  run.sample_to(1'000'000, 10'000);
+  run.m->count(0, 0, 0, 3);
+  auto r = run.m->finish();
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.overall, "error");
   ASSERT_FALSE(r.errors.empty());
@@ -106,15 +92,9 @@ TEST(Monitor, ErrorsGiveExitCodeTwoEvenWithALeak) {
 }
 
 TEST(Monitor, MissingAnswersGiveExitCodeTwo) {
-  fakes::World w;
-  dalmon::RunParams p;
-  std::string err;
-  ASSERT_TRUE(dalmon::parse_run_params("queries=1000000;sample_every=10000", p, err));
-  fakes::FakeSource src(w);
-  dalmon::Monitor m(p, &src, std::make_unique<fakes::FakeProbe>(w));
-  for (w.q = 0; w.q <= 500'000; w.q += 10'000) m.sample(w.q, {}, err);
-  m.count(500'000, 0, 0, 0);
-  auto r = m.finish();
+  fakes::FakeRun run("queries=1000000;sample_every=10000");
+  run.sample_to(500'000, 10'000);
+  auto r = run.m->finish();
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.errors.back().find("missing answers: 500,000 of 1,000,000 planned queries answered"), std::string::npos)
       << r.errors.back();
@@ -155,20 +135,12 @@ TEST(Monitor, TooFewSamplesIsAnError) {
   EXPECT_FALSE(r.partial);
 }
 
-// A run stopped at 450k of 1M planned queries, sampled every 10k: the
-// samples 200k..450k (26) are enough for a verdict on every layer.
+// A run of 1M planned queries, sampled every 10k, stopped at `stop_at`.
 dalmon::RunResult interrupted_run(int64_t stop_at, std::optional<Layer> leak, const char *cause) {
-  fakes::World w;
-  w.leak = leak;
-  dalmon::RunParams p;
-  std::string err;
-  if (!dalmon::parse_run_params("queries=1000000;sample_every=10000", p, err)) throw std::runtime_error(err);
-  fakes::FakeSource src(w);
-  dalmon::Monitor m(p, &src, std::make_unique<fakes::FakeProbe>(w));
-  for (w.q = 0; w.q <= stop_at; w.q += 10'000) m.sample(w.q, fakes::js_of(w), err);
-  m.count(stop_at, 0, 0, 0);
-  m.mark_interrupted(cause);
-  return m.finish();
+  fakes::FakeRun run("queries=1000000;sample_every=10000", leak);
+  run.sample_to(stop_at, 10'000);
+  run.m->mark_interrupted(cause);
+  return run.m->finish();
 }
 
 TEST(Monitor, InterruptedRunGivesAPartialVerdict) {

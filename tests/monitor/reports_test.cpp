@@ -11,25 +11,14 @@
 
 namespace {
 
-// A 1M-query fake run whose counts are those of the seed study's 1e8 queries
-// (87-byte requests, 34-byte responses), so the report must say 11,539 MB.
-struct SeedRun {
-  fakes::World w;
-  fakes::FakeSource src{w};
-  std::unique_ptr<dalmon::Monitor> m;
+// A fake run with the seed study's shape: 1e8 queries of 87-byte requests
+// and 34-byte responses (so the report must say 11,539 MB), 101 samples, one
+// per million queries.
+struct SeedRun : fakes::FakeRun {
   explicit SeedRun(const char *params = "driver=node-napi;runtime=node v22;queries=100000000;sample_every=1000000",
-                   bool leak = false) {
-    if (leak) w.leak = dalmon::Layer::Malloc;
-    dalmon::RunParams p;
-    std::string err;
-    if (!dalmon::parse_run_params(params, p, err)) throw std::runtime_error(err);
-    m = std::make_unique<dalmon::Monitor>(p, &src, std::make_unique<fakes::FakeProbe>(w));
-    // 101 samples, one per million queries, as in the seed study.
-    for (int i = 0; i <= 100; ++i) {
-      w.q = int64_t{i} * 1'000'000;
-      m->sample(int64_t{i} * 1'000'000, fakes::js_of(w), err);
-    }
-    m->count(100'000'000, 8'700'000'000, 3'400'000'000, 0);
+                   bool leak = false)
+      : FakeRun(params, leak ? std::optional(dalmon::Layer::Malloc) : std::nullopt) {
+    sample_to(100'000'000, 1'000'000);
     m->mark_startup(32 * 1024 * 1024, 12'345'678);
     for (int i = 0; i < 1000; ++i) m->record_latency(700 + i);
     m->finish();
@@ -108,14 +97,9 @@ TEST(TextReport, SlopeAndLimitShareTheirUnit) {
 }
 
 TEST(TextReport, InterruptedRunSaysSoAndGivesAPartialVerdict) {
-  fakes::World w;
-  fakes::FakeSource src(w);
-  dalmon::RunParams p;
-  std::string err;
-  ASSERT_TRUE(dalmon::parse_run_params("driver=fake;queries=1000000;sample_every=10000", p, err));
-  dalmon::Monitor m(p, &src, std::make_unique<fakes::FakeProbe>(w));
-  for (w.q = 0; w.q <= 450'000; w.q += 10'000) m.sample(w.q, {}, err);
-  m.count(450'000, 0, 0, 0);
+  fakes::FakeRun run("driver=fake;queries=1000000;sample_every=10000");
+  run.sample_to(450'000, 10'000, /*js=*/false);
+  dalmon::Monitor &m = *run.m;
   m.mark_interrupted("SIGINT");
   const std::string &t = m.text_report();
   EXPECT_NE(t.find("ERROR: interrupted (SIGINT) after 450,000 of 1,000,000 planned queries\n"), std::string::npos)
@@ -132,14 +116,9 @@ TEST(TextReport, InterruptedRunSaysSoAndGivesAPartialVerdict) {
 }
 
 TEST(TextReport, InterruptedInWarmupSaysWhatAVerdictNeeds) {
-  fakes::World w;
-  fakes::FakeSource src(w);
-  dalmon::RunParams p;
-  std::string err;
-  ASSERT_TRUE(dalmon::parse_run_params("driver=fake;queries=100000000;sample_every=1000000", p, err));
-  dalmon::Monitor m(p, &src, std::make_unique<fakes::FakeProbe>(w));
-  for (w.q = 0; w.q <= 3'000'000; w.q += 1'000'000) m.sample(w.q, {}, err);
-  m.count(3'000'000, 0, 0, 0);
+  fakes::FakeRun run("driver=fake;queries=100000000;sample_every=1000000");
+  run.sample_to(3'000'000, 1'000'000, /*js=*/false);
+  dalmon::Monitor &m = *run.m;
   m.mark_interrupted("");
   const std::string &t = m.text_report();
   EXPECT_NE(t.find("ERROR: interrupted after 3,000,000 of 100,000,000 planned queries\n"), std::string::npos) << t;
@@ -162,18 +141,22 @@ TEST(TextReport, NamesTheLeakingLayer) {
 }
 
 TEST(TextReport, SaysErrorOnErrors) {
-  fakes::World w;
-  fakes::FakeSource src(w);
-  dalmon::RunParams p;
-  std::string err;
-  ASSERT_TRUE(dalmon::parse_run_params("queries=100", p, err));
-  dalmon::Monitor m(p, &src, std::make_unique<fakes::FakeProbe>(w));
-  for (int q = 0; q <= 100; q += 10) m.sample(q, {}, err);
-  m.count(100, 0, 0, 1);
-  m.finish();
-  EXPECT_NE(m.text_report().find("ERROR: 1 query errors"), std::string::npos);
-  EXPECT_NE(m.text_report().find("VERDICT: ERROR"), std::string::npos);
-  EXPECT_NE(m.text_report().find("(exit code 2)"), std::string::npos);
+  fakes::FakeRun run("queries=100");
+  run.sample_to(100, 10);
+  run.m->count(0, 0, 0, 1);
+  const std::string &t = run.m->text_report();
+  EXPECT_NE(t.find("ERROR: 1 query errors"), std::string::npos) << t;
+  EXPECT_NE(t.find("VERDICT: ERROR, the run proves nothing (exit code 2)"), std::string::npos) << t;
+}
+
+TEST(TextReport, ErrorStillNamesTheGrowingLayers) {
+  fakes::FakeRun run("queries=1000000;sample_every=10000", dalmon::Layer::GoHeap);
+  run.sample_to(1'000'000, 10'000);
+  run.m->fail("wrong answer at query 17");
+  const std::string &t = run.m->text_report();
+  EXPECT_NE(t.find("ERROR: wrong answer at query 17\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("VERDICT: ERROR, the run proves nothing; growth seen in go_heap (exit code 2)"), std::string::npos)
+      << t;
 }
 
 TEST(TextReport, Formatting) {
@@ -246,14 +229,9 @@ TEST(JsonReport, LeakAndErrorAreInTheVerdict) {
 }
 
 TEST(JsonReport, InterruptedRunIsPartial) {
-  fakes::World w;
-  fakes::FakeSource src(w);
-  dalmon::RunParams p;
-  std::string err;
-  ASSERT_TRUE(dalmon::parse_run_params("queries=100000000;sample_every=1000000", p, err));
-  dalmon::Monitor m(p, &src, std::make_unique<fakes::FakeProbe>(w));
-  for (w.q = 0; w.q <= 10'000'000; w.q += 1'000'000) m.sample(w.q, {}, err);
-  m.count(10'000'000, 0, 0, 0);
+  fakes::FakeRun run("queries=100000000;sample_every=1000000");
+  run.sample_to(10'000'000, 1'000'000, /*js=*/false);
+  dalmon::Monitor &m = *run.m;
   m.mark_interrupted("SIGTERM");
   auto j = minijson::parse(m.json_report());
   EXPECT_EQ(j["verdict"]["exit_code"].num, 2);
