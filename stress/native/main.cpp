@@ -258,20 +258,22 @@ int real_main(int argc, char** argv) {
     }
   }
 
-  int code = dalmon_finish(run);
-  if (code < 0) {
-    std::fprintf(stderr, "dalstress: dalmon_finish: %s\n", dalmon_last_error());
-    code = kExitError;
-  }
   // Everything that can still fail happens before the text report is
   // printed, so its verdict line states the exit code the process returns.
   std::vector<std::string> late_errors;
+  int code = dalmon_finish(run);
+  if (code < 0) {
+    late_errors.push_back(std::string("dalmon_finish: ") + dalmon_last_error());
+    code = kExitError;
+  }
   engines.clear();
   if (int32_t rc = dalshim_close(h); rc != DALSHIM_OK)
     late_errors.push_back("dalshim_close: code " + std::to_string(rc) + ": " + dalshim_last_error());
   if (json) {
     std::string bytes;
-    if (!monitor_json_report(run, bytes, err) || !json->write_all(bytes, err))
+    if (!monitor_json_report(run, bytes, err))
+      late_errors.push_back("no JSON report from the monitor: " + err);
+    else if (!json->write_all(bytes, err))
       late_errors.push_back(err);
   }
   std::string text;

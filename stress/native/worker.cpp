@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "dalshim/pending.hpp"
+
 namespace dalstress {
 
 std::string hex_prefix(const uint8_t* p, size_t n, size_t max) {
@@ -29,8 +31,8 @@ void Engine::check_into(int64_t r) {
   if (static_cast<size_t>(r) > buf_.size()) {
     // The request ran; its answer is pending on this thread.  Take it, so
     // nothing stays behind, and report what it was.
-    std::vector<uint8_t> big(static_cast<size_t>(r));
-    int64_t t = dalshim_take_pending(big.data(), big.size());
+    std::vector<uint8_t> big;
+    int64_t t = dalshim::take_pending_into(big, r);
     shared_.error(false, "wrong answer: " + std::to_string(r) + " bytes (buffer " + std::to_string(buf_.size()) +
                              "), taken: " + (t == r ? hex_prefix(big.data(), big.size()) : "take_pending returned " + std::to_string(t)));
     return;
