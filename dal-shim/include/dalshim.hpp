@@ -4,6 +4,7 @@
 #include "dalshim/database.hpp"
 #include "dalshim/error.hpp"
 #include "dalshim/library.hpp"
+#include "dalshim/pending.hpp"
 #include "dalshim/query.hpp"
 #include "dalshim/response.hpp"
 #include "dalshim/value.hpp"

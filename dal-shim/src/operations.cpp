@@ -93,13 +93,10 @@ int64_t take_pending(Library* lib, void* buf, size_t cap) noexcept {
 }
 
 void* grow_vector(std::vector<uint8_t>& v, size_t n) noexcept {
-  try {
-    v.resize(n);
-    return v.data();
-  } catch (...) {
+  void* p = resize_for(v, n);
+  if (p == nullptr)
     record_lazy(DALSHIM_E_NOMEM, [&] { return "cannot allocate a " + std::to_string(n) + "-byte response buffer"; });
-    return nullptr;
-  }
+  return p;
 }
 
 int64_t query_to(Library* lib, int64_t h, const void* req, size_t len, std::vector<uint8_t>& out) noexcept {

@@ -17,6 +17,7 @@
 #include "dal.h"
 #include "dalshim.h"
 #include "dalshim/library.hpp"
+#include "dalshim/pending.hpp"
 #include "planted_leak.hpp"
 
 namespace dalshim::detail {
@@ -53,7 +54,8 @@ int64_t take_pending(Library* lib, void* buf, size_t cap) noexcept;
 // query_into(first, first_cap); if the response does not fit, dest(n)
 // gives a destination of n bytes (or nullptr: out of memory, recorded by
 // dest) and the pending response is taken into it -- the request is never
-// re-sent.  Returns n or a code, and sets *where to where the response is:
+// re-sent (dalshim/pending.hpp, the one take-pending step).  Returns n or a
+// code, and sets *where to where the response is:
 // first, or dest's pointer.  If dest's pointer was obtained but the take
 // failed, *where is still set to it (the caller releases it).
 template <class Dest>
@@ -64,11 +66,8 @@ int64_t query_or_take(Library* lib, int64_t h, const void* req, size_t len, void
     *where = first;
     return n;
   }
-  void* big = dest(static_cast<size_t>(n));
-  *where = big;
-  if (big == nullptr) return DALSHIM_E_NOMEM;  // the response stays pending, as dal.h allows
-  const int64_t m = take_pending(lib, big, static_cast<size_t>(n));
-  return m < 0 ? m : n;
+  return take_pending_response(n, dest, [lib](void* p, size_t cap) noexcept { return take_pending(lib, p, cap); },
+                               where);
 }
 
 // A dest for query_or_take that resizes v to n bytes (nullptr and
