@@ -32,7 +32,15 @@ func seeds() map[string][]byte {
 		"tx": request(cmd("Tx", A{in("a"), cmd("Insert", M{"x", 1})}, A{in("b"), cmd("Set", M{"y", 2}), cmd("Find", M{"id", 3})},
 			A{in("c"), cmd("Delete")})),
 		"unicode": request(in("tαble"), cmd("Find", M{"名前", "x'; DROP TABLE t; --"})),
+		"codes":   withCodes(request(in("t"), cmd("Insert", M{"k", "dup"}))),
 	}
+}
+
+// withCodes adds the optional envelope key "codes": true to a request made by
+// request() (a fixmap of 3 entries becomes 4).
+func withCodes(req []byte) []byte {
+	out := append([]byte{req[0] + 1}, req[1:]...)
+	return append(out, 0xa5, 'c', 'o', 'd', 'e', 's', 0xc3)
 }
 
 func hexDecode(s string) ([]byte, error) {
