@@ -51,16 +51,30 @@ setup_or_record() {
   fi
 }
 
+# Minutes and seconds since $1 (a $SECONDS value).
+took() { printf '%d:%02d' $(((SECONDS - $1) / 60)) $(((SECONDS - $1) % 60)); }
+
 t0=$SECONDS
+times=()
+t=$SECONDS
 if setup_or_record plain "$root/build"; then
+  times+=("build $(took "$t")")
+  t=$SECONDS
   run_ctest plain "$root/build"
+  times+=("tests $(took "$t")")
 fi
+t=$SECONDS
 if setup_or_record asan "$root/build-asan" -DDALKIT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug; then
+  times+=("ASan build $(took "$t")")
+  t=$SECONDS
   run_ctest asan "$root/build-asan" -LE 'go|valgrind'
+  times+=("ASan tests $(took "$t")")
 fi
 
+times_txt=""
+for x in "${times[@]}"; do times_txt+="${times_txt:+, }$x"; done
 read -r passed failed skipped < <(awk '{p+=$1; f+=$2; s+=$3} END {print p+0, f+0, s+0}' "$counts")
 quiet_say "ran: ctest in build/ (every label) and in build-asan/ (ASan+UBSan+LSan; every label but go and" \
-  "valgrind), $(((SECONDS - t0) / 60)) min $(((SECONDS - t0) % 60)) s in all"
+  "valgrind); took $(took "$t0")${times_txt:+ ($times_txt)}"
 echo "$passed passed, $failed failed, $skipped skipped"
 ((failed == 0)) || exit 1

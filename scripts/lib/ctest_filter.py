@@ -12,7 +12,10 @@ import re
 import signal
 import sys
 
-STATUS = re.compile(r"^\s*(\d+)/(\d+) Test\s+#\d+: (\S+) \.*\s*(\*\*\*)?(\S.*?)\s+[\d.]+ sec")
+# "12/164 Test #171: name (may hold spaces) ......   Passed    0.08 sec"; the
+# result follows the dot leader: Passed, ***Skipped, ***Failed, ***Timeout,
+# ***Not Run (Disabled), ***Exception: ...
+STATUS = re.compile(r"^\s*(\d+)/(\d+) Test\s+#\d+: .*?\.{2,}\s*(\*{3})?(\S.*?)\s+[\d.]+ sec\s*$")
 START = re.compile(r"^\s*Start\s+\d+: ")
 SUMMARY = re.compile(r"^\d+% tests passed")
 
@@ -37,7 +40,7 @@ def main():
                 continue
             m = STATUS.match(line)
             if m:
-                done, total, result = int(m.group(1)), int(m.group(2)), m.group(5)
+                done, total, result = int(m.group(1)), int(m.group(2)), m.group(4)
                 bad = not (result.startswith("Passed") or result.startswith("Skipped"))
                 showing = bad
                 if bad:
