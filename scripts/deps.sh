@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the kit needs to build and test, from Debian's packages only.
 # Go and Node.js come with the machine (Debian 12's golang is too old for the
-# DAL; Node.js 20+ with npm is expected on PATH); everything else is
+# DAL; Node.js 20.19+ with npm is expected on PATH); everything else is
 # installed with apt-get when missing.
 #
 # Usage: scripts/deps.sh [LOG]   apt-get's output goes to LOG (default: the
@@ -42,12 +42,12 @@ if ((go_minor < 25)); then
   echo "deps: Go 1.25 or newer is required, found $(go env GOVERSION)" >&2
   exit 2
 fi
+# Node.js: package.json's "engines" (20.19 loads ES modules with require()).
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-  echo "deps: Node.js 20 or newer with npm is required and was not found on PATH" >&2
+  echo "deps: Node.js 20.19 or newer with npm is required and was not found on PATH" >&2
   exit 2
 fi
-node_major=$(node -p 'process.versions.node.split(".")[0]')
-if ((node_major < 20)); then
-  echo "deps: Node.js 20 or newer is required, found $(node --version)" >&2
+if ! node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)'; then
+  echo "deps: Node.js 20.19 or newer is required, found $(node --version)" >&2
   exit 2
 fi
