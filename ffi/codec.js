@@ -64,27 +64,38 @@ function describe(v) {
   return c && c.name ? c.name : 'object';
 }
 
-// One ancestor stack reused by every call (the walk is synchronous): a
-// container seen again among its own ancestors is a cycle; a value shared by
-// two branches is not.
+// Stacks reused by every call (the walk is synchronous): the containers
+// being walked (a container met again among its own ancestors is a cycle; a
+// value shared by two branches is not) and the key or index leading to each
+// value.  The path string is built only when a value is refused, so a valid
+// request costs no string work.  A refusal leaves the stacks as they were at
+// the throw; checkCommands() empties them before each walk.
 const ancestors = [];
+const keys = [];
+let root = '';
 
-function walk(v, path, depth) {
+function refuse(why) {
+  let path = root;
+  for (const k of keys) path += typeof k === 'number' ? `[${k}]` : `.${k}`;
+  throw new TypeError(`${path}: ${why}`);
+}
+
+function walk(v, depth) {
   switch (typeof v) {
     case 'string':
     case 'boolean':
       return 0;
     case 'number':
-      if (!Number.isFinite(v)) throw new TypeError(`${path}: non-finite number ${v} cannot be encoded`);
+      if (!Number.isFinite(v)) refuse(`non-finite number ${v} cannot be encoded`);
       return Number.isSafeInteger(v) && !isNarrowInt(v) ? WIDE : 0;
     case 'bigint':
-      if (v < INT64_MIN || v > UINT64_MAX) throw new TypeError(`${path}: BigInt ${v} is outside int64/uint64`);
+      if (v < INT64_MIN || v > UINT64_MAX) refuse(`BigInt ${v} is outside int64/uint64`);
       return WIDE;
     case 'undefined':
-      throw new TypeError(`${path}: undefined cannot be encoded (inside an array)`);
+      return refuse('undefined cannot be encoded (inside an array)');
     case 'function':
     case 'symbol':
-      throw new TypeError(`${path}: a ${typeof v} cannot be encoded`);
+      return refuse(`a ${typeof v} cannot be encoded`);
     default:
       break;
   }
@@ -93,25 +104,30 @@ function walk(v, path, depth) {
   if (!isArray) {
     const proto = Object.getPrototypeOf(v);
     if (proto !== Object.prototype && proto !== null) {
-      throw new TypeError(`${path}: ${describe(v)} cannot be encoded (plain objects, arrays and Uint8Array only)`);
+      refuse(`${describe(v)} cannot be encoded (plain objects, arrays and Uint8Array only)`);
     }
   }
-  if (depth >= MAX_DEPTH) throw new TypeError(`${path}: nesting deeper than ${MAX_DEPTH} levels`);
-  if (ancestors.includes(v)) throw new TypeError(`${path}: cycle (the value contains itself)`);
+  if (depth >= MAX_DEPTH) refuse(`nesting deeper than ${MAX_DEPTH} levels`);
+  if (ancestors.includes(v)) refuse('cycle (the value contains itself)');
   ancestors.push(v);
   let flags = 0;
-  try {
-    if (isArray) {
-      for (let i = 0; i < v.length; i++) flags |= walk(v[i], `${path}[${i}]`, depth + 1);
-    } else {
-      for (const k of Object.keys(v)) {
-        const x = v[k];
-        if (x !== undefined) flags |= walk(x, `${path}.${k}`, depth + 1);
-      }
+  if (isArray) {
+    for (let i = 0; i < v.length; i++) {
+      keys.push(i);
+      flags |= walk(v[i], depth + 1);
+      keys.pop();
     }
-  } finally {
-    ancestors.pop();
+  } else {
+    for (const k in v) {
+      if (!Object.hasOwn(v, k)) continue;
+      const x = v[k];
+      if (x === undefined) continue;
+      keys.push(k);
+      flags |= walk(x, depth + 1);
+      keys.pop();
+    }
   }
+  ancestors.pop();
   return flags;
 }
 
@@ -125,7 +141,10 @@ function checkCommands(commands) {
     if (c === null || typeof c !== 'object' || typeof c.method !== 'string' || !Array.isArray(c.args)) {
       throw new TypeError(`commands[${i}]: expected {method: string, args: array}`);
     }
-    flags |= walk(c.args, `${c.method}.args`, 0);
+    ancestors.length = 0;
+    keys.length = 0;
+    root = `${c.method}.args`;
+    flags |= walk(c.args, 0);
   }
   return flags;
 }
