@@ -25,7 +25,8 @@ namespace dalkit {
 namespace {
 
 // 64 KiB: every response of the reference workload and of ordinary row sets
-// fits; larger ones are fetched with take_pending into a one-off buffer.
+// fits in one call; a larger one grows the scratch (query_to takes it
+// pending), and trim_scratch() gives anything beyond 1 MiB back.
 constexpr size_t kResponseScratch = 64 * 1024;
 
 Napi::Value Init(const Napi::CallbackInfo& info) {
@@ -145,6 +146,12 @@ Addon::~Addon() {
   // The environment is ending: V8 no longer needs to hear about the scratch
   // (and may be going away), only the thread's tally does.
   forget_external(reported_bytes_);
+}
+
+void Addon::trim_scratch() {
+  // Keep up to 1 MiB of response scratch and 64 KiB of encoder between calls.
+  if (response_.capacity() > 1024 * 1024) std::vector<uint8_t>(kResponseScratch).swap(response_);
+  if (encoder_.buffer().vec().capacity() > 64 * 1024) std::vector<uint8_t>().swap(encoder_.buffer().vec());
 }
 
 void Addon::account_scratch() {

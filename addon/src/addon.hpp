@@ -54,20 +54,19 @@ class Addon {
    public:
     explicit Lease(Addon& a) : a_(a), shared_(!a.scratch_busy_) {
       if (shared_) a_.scratch_busy_ = true;
-      else own_response_.resize(4096);
     }
     ~Lease() {
       if (shared_) {
         a_.scratch_busy_ = false;
+        a_.trim_scratch();
         a_.account_scratch();
       }
     }
     Lease(const Lease&) = delete;
     Lease& operator=(const Lease&) = delete;
     dalshim::Encoder& encoder() { return shared_ ? a_.encoder_ : own_encoder_; }
-    std::span<uint8_t> response() {
-      return shared_ ? std::span<uint8_t>(a_.response_) : std::span<uint8_t>(own_response_);
-    }
+    // The response buffer for Database::query_to (which sizes it).
+    std::vector<uint8_t>& response() { return shared_ ? a_.response_ : own_response_; }
 
    private:
     Addon& a_;
@@ -77,6 +76,8 @@ class Addon {
   };
   // Report a change of the scratch's capacity to V8.
   void account_scratch();
+  // After a response far larger than usual, give the memory back.
+  void trim_scratch();
 
   Napi::FunctionReference database_ctor;
   Napi::FunctionReference dal_error_ctor;   // set by init() from lib/errors.js

@@ -1,7 +1,6 @@
 #include "async_query.hpp"
 
 #include <cstring>
-#include <new>
 
 #include "addon.hpp"
 #include "external_memory.hpp"
@@ -10,8 +9,8 @@
 namespace dalkit {
 namespace {
 
-// Initial response buffer of a worker: fits the common response; larger
-// ones are fetched with take_pending on the same pool thread.
+// Initial response buffer of a worker: fits the common response; query_to
+// takes a larger one pending on the same pool thread.
 constexpr size_t kInitialResponse = 4096;
 
 }  // namespace
@@ -57,27 +56,13 @@ Napi::Promise AsyncQuery::Into(Napi::Env env, Database* db, std::vector<uint8_t>
 // Pool thread: no JS here.  The handle cannot change under us: close() is
 // deferred while this query is in flight.
 void AsyncQuery::Execute() {
-  try {
-    const dalshim::Database& db = db_->db_;
-    auto n = db.query_into(request_, response_);
-    if (!n) {
-      code_ = n.error().code();
-      message_ = n.error().message();
-      return;
-    }
-    response_len_ = static_cast<size_t>(*n);
-    if (response_len_ > response_.size()) {
-      response_.resize(response_len_);
-      auto m = db.take_pending(response_);
-      if (!m) {
-        code_ = m.error().code();
-        message_ = m.error().message();
-      }
-    }
-  } catch (const std::bad_alloc&) {
-    code_ = DALSHIM_E_NOMEM;
-    message_ = "out of memory for the response";
+  auto n = db_->db_.query_to(request_, response_);
+  if (!n) {
+    code_ = n.error().code();
+    message_ = n.error().message();
+    return;
   }
+  response_len_ = *n;
 }
 
 void AsyncQuery::OnOK() { settle(Env()); }

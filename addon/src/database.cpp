@@ -103,21 +103,11 @@ void Database::async_finished(Napi::Env env) {
 
 Napi::Value Database::IsOpen(const Napi::CallbackInfo& info) { return Napi::Boolean::New(info.Env(), !closed_); }
 
-std::span<const uint8_t> Database::run(Napi::Env env, std::span<const uint8_t> req, std::span<uint8_t> scratch,
-                                       std::vector<uint8_t>& big) {
-  auto n = db_.query_into(req, scratch);
+std::span<const uint8_t> Database::run(Napi::Env env, std::span<const uint8_t> req, std::vector<uint8_t>& out) {
+  auto n = db_.query_to(req, out);
   if (!n) Addon::of(env).throw_dal_error(n.error());
-  const size_t len = static_cast<size_t>(*n);
-  if (len <= scratch.size()) {
-    count(req.size(), len);
-    return scratch.first(len);
-  }
-  // Too large for the scratch: the DAL keeps it for this thread; take it now.
-  big.resize(len);
-  auto m = db_.take_pending(big);
-  if (!m) Addon::of(env).throw_dal_error(m.error());
-  count(req.size(), len);
-  return big;
+  count(req.size(), *n);
+  return {out.data(), *n};
 }
 
 // execute(shape, db, methods, args): a builder query, synchronously.
@@ -132,8 +122,7 @@ Napi::Value Database::Execute(const Napi::CallbackInfo& info) {
   enc.clear();
   JsEncoder(env, enc, a.object_prototype.Value()).request(id, info[1], info[2], info[3]);
   check_open(env);  // a getter in the query may have closed the database
-  std::vector<uint8_t> big;
-  auto resp = run(env, enc.span(), lease.response(), big);
+  auto resp = run(env, enc.span(), lease.response());
   Decoded d = decode_response(env, a, resp, shape, id);
   if (d.failed) {
     // Thrown without a C++ exception (see js_decoder.hpp).
@@ -164,8 +153,7 @@ Napi::Value Database::QueryRaw(const Napi::CallbackInfo& info) {
   check_open(env);
   auto req = bytes_arg(info[0], "queryRaw(bytes)");
   Addon::Lease lease(Addon::of(env));
-  std::vector<uint8_t> big;
-  auto resp = run(env, req, lease.response(), big);
+  auto resp = run(env, req, lease.response());
   return Napi::Buffer<uint8_t>::Copy(env, resp.data(), resp.size());
 }
 

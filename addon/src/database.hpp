@@ -44,10 +44,10 @@ class Database : public Napi::ObjectWrap<Database> {
   Napi::Value Counters(const Napi::CallbackInfo& info);
 
   void check_open(Napi::Env env) const;
-  // Run req through the shim (ownership mode b) into `scratch`; a response
-  // larger than scratch lands in `big`.  Returns the response bytes.
-  std::span<const uint8_t> run(Napi::Env env, std::span<const uint8_t> req, std::span<uint8_t> scratch,
-                               std::vector<uint8_t>& big);
+  // Run req through the shim (mode b, Database::query_to: a response larger
+  // than out is taken pending, never re-sent); out holds exactly the
+  // response afterwards.  Throws DalError on failure.
+  std::span<const uint8_t> run(Napi::Env env, std::span<const uint8_t> req, std::vector<uint8_t>& out);
   // Keep a response that did not fit the caller's target until takePending().
   void hold_pending(Napi::Env env, std::vector<uint8_t> bytes);
   void count(size_t req, size_t resp) {

@@ -31,15 +31,33 @@ class MaybeScope {
   napi_handle_scope scope_ = nullptr;
 };
 
+// typeof, as ffi/codec.js's describe() names a primitive.
+const char* type_name(napi_valuetype t) {
+  switch (t) {
+    case napi_undefined: return "undefined";
+    case napi_null: return "null";
+    case napi_boolean: return "boolean";
+    case napi_number: return "number";
+    case napi_string: return "string";
+    case napi_symbol: return "symbol";
+    case napi_object: return "object";
+    case napi_function: return "function";
+    case napi_external: return "external";
+    case napi_bigint: return "bigint";
+  }
+  return "value";
+}
+
 }  // namespace
 
 void JsEncoder::request(uint64_t id, napi_value db, napi_value methods, napi_value args) {
   napi_valuetype t;
   DALKIT_NAPI(env_, napi_typeof(env_, db, &t));
   if (t != napi_string) {
+    root_method_ = nullptr;
     root_ = "db";
     path_.clear();
-    refuse("expected a string, got " + (t == napi_object ? describe(db) : std::string(t == napi_null ? "null" : "a non-string")));
+    refuse("expected a string, got " + (t == napi_object ? describe(db) : std::string(type_name(t))));
   }
   bool is_array = false;
   uint32_t n = 0, n_args = 0;
@@ -69,7 +87,7 @@ void JsEncoder::request(uint64_t id, napi_value db, napi_value methods, napi_val
     DALKIT_NAPI(env_, napi_is_array(env_, a, &a_is_array));
     if (mt != napi_string || !a_is_array)
       throw Napi::TypeError::New(env_, "commands[" + std::to_string(i) + "]: expected {method: string, args: array}");
-    root_ = utf8(m) + ".args";
+    root_method_ = m;  // the path is only spelled out for an error
     path_.clear();
     ancestors_.clear();
     out_.map_header(2);
@@ -82,6 +100,7 @@ void JsEncoder::request(uint64_t id, napi_value db, napi_value methods, napi_val
 }
 
 void JsEncoder::value(napi_value v, const std::string& root) {
+  root_method_ = nullptr;
   root_ = root;
   path_.clear();
   ancestors_.clear();
@@ -144,7 +163,13 @@ void JsEncoder::write(napi_value v, int depth) {
     case napi_object: break;
   }
 
+  // Arrays and plain objects are far more common than binaries: test them first.
   bool is = false;
+  DALKIT_NAPI(env_, napi_is_array(env_, v, &is));
+  if (is) {
+    write_array(v, depth);
+    return;
+  }
   DALKIT_NAPI(env_, napi_is_typedarray(env_, v, &is));
   if (is) {
     napi_typedarray_type type;
@@ -154,11 +179,6 @@ void JsEncoder::write(napi_value v, int depth) {
     if (type != napi_uint8_array) refuse(describe(v) + " cannot be encoded (plain objects, arrays and Uint8Array only)");
     if (length > UINT32_MAX) refuse("a Uint8Array larger than 4 GiB cannot be encoded");
     out_.bin(std::span<const uint8_t>(static_cast<const uint8_t*>(data), length));
-    return;
-  }
-  DALKIT_NAPI(env_, napi_is_array(env_, v, &is));
-  if (is) {
-    write_array(v, depth);
     return;
   }
   write_object(v, depth);
@@ -283,6 +303,13 @@ std::string JsEncoder::describe(napi_value object) {
 
 std::string JsEncoder::path() const {
   std::string p = root_;
+  if (root_method_ != nullptr) {
+    size_t n = 0;
+    napi_get_value_string_utf8(env_, root_method_, nullptr, 0, &n);
+    p.assign(n, '\0');
+    napi_get_value_string_utf8(env_, root_method_, p.data(), n + 1, &n);
+    p += ".args";
+  }
   for (const Segment& s : path_) {
     if (s.index >= 0) {
       p += '[' + std::to_string(s.index) + ']';

@@ -70,6 +70,9 @@ class JsEncoder {
   napi_env env_;
   dalshim::Encoder& out_;
   napi_value object_prototype_;
+  // The path's root: "<method>.args" from root_method_ (a JS string, turned
+  // into text only when a value is refused), or root_ when that is null.
+  napi_value root_method_ = nullptr;
   std::string root_;
   std::vector<Segment> path_;
   std::vector<napi_value> ancestors_;  // containers being written (cycle check)

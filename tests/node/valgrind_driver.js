@@ -14,7 +14,9 @@ import { REFERENCE_REQUEST, REFERENCE_RESPONSE } from '../../stress/js/workload.
 
 const total = Number(process.argv[2] ?? 10000);
 const dir = mkdtempSync(join(tmpdir(), 'dalkit-node-valgrind-'));
-const db = open({ dir });
+// DALKIT_OPEN_OPTIONS: e.g. a planted native leak, for the test that proves
+// the sanitizer pass's leak check can fail (tests/node/CMakeLists.txt).
+const db = open({ dir, options: process.env.DALKIT_OPEN_OPTIONS ?? '' });
 let done = 0;
 
 // Rows come from sqlite_master (the DAL has no DDL, and creating tables
@@ -61,11 +63,17 @@ db.close();
 rmSync(dir, { recursive: true, force: true });
 // The sanitizer pass (ASan runtime preloaded): LeakSanitizer now, while node
 // is alive; its exit-time check is off there (tests/node/CMakeLists.txt).
-if (process.env.DALKIT_LSAN_CHECK === '1') {
+// DALKIT_LSAN_CHECK=expect-leak: the run has a planted leak, which must be found.
+if (process.env.DALKIT_LSAN_CHECK) {
   globalThis.gc();
   const r = native.leakCheck();
-  if (r !== 0) {
-    process.stderr.write(r < 0 ? 'valgrind_driver: no LeakSanitizer in this process\n' : 'valgrind_driver: LeakSanitizer found leaks\n');
+  const expectLeak = process.env.DALKIT_LSAN_CHECK === 'expect-leak';
+  if (r < 0) {
+    process.stderr.write('valgrind_driver: no LeakSanitizer in this process\n');
+    process.exit(1);
+  }
+  if ((r === 1) !== expectLeak) {
+    process.stderr.write(`valgrind_driver: LeakSanitizer ${r === 1 ? 'found leaks' : 'found no leak'}${expectLeak ? ' (a leak was planted)' : ''}\n`);
     process.exit(1);
   }
 }
