@@ -50,11 +50,14 @@ export function createSession(binding) {
     if (name === undefined) names.set(errno, (name = raw.dalshim_code_name(errno)));
     return name;
   };
+  // errno undefined: a failure the library could not name (DalError's defaults).
   const makeError = (errno, message, requestId) =>
-    new DalError(message, { code: codeName(errno), errno, requestId });
+    new DalError(message, { code: errno === undefined ? undefined : codeName(errno), errno, requestId });
   // The failure of the last call on this thread, as the shim recorded it.
-  const lastError = (fallbackErrno) => {
-    const errno = raw.dalshim_last_error_code() || fallbackErrno;
+  // returned: the code the failing call returned, if it returns one (it is
+  // this call's; the thread's last code is the fallback for NULL returns).
+  const lastError = (returned) => {
+    const errno = returned ?? (raw.dalshim_last_error_code() || undefined);
     return makeError(errno, raw.dalshim_last_error() || `dalshim call failed (${errno})`);
   };
   const check = (n) => {
@@ -198,7 +201,7 @@ export function createSession(binding) {
       const p = await raw.dalshim_query_async(this.#h, bytes, bytes.length);
       if (memory.isNull(p)) {
         // The shim's message is thread-local to the pool thread that failed.
-        throw makeError(0, 'dalshim_query failed on a thread-pool thread (its message stays on that thread)');
+        throw makeError(undefined, 'dalshim_query failed on a thread-pool thread (its message and code stay on that thread)');
       }
       const out = takeOwned(p);
       this.count(bytes.length, out.length);
