@@ -104,7 +104,7 @@ func openTemp(t *testing.T, options string) (*Handle, string) {
 
 // createTable runs DDL through a connection of the engine's own kind (the
 // DAL has no DDL method on purpose).
-func createTable(t *testing.T, dir, db, ddl string) {
+func createTable(t testing.TB, dir, db, ddl string) {
 	t.Helper()
 	c, err := openConn(filepath.Join(dir, db), &Options{BusyTimeoutMs: 1000, Synchronous: "normal", StmtCache: 1}, false)
 	if err != nil {
