@@ -54,7 +54,7 @@ export const SYMBOLS = {
 // library has them and leaves them null otherwise.
 export const OPTIONAL_SYMBOLS = {
   dalshim_code_name: ['str', ['i32']],
-  dalmon_code_name: ['str', ['i32']],
+  dalmon_mark_interrupted: ['i32', ['i64', 'cstr']],
 };
 
 // The shim's flag for dalshim_stat: a full Go GC before reading.

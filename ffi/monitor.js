@@ -58,6 +58,12 @@ export function createMonitor(binding) {
     count: (run, q, bytesIn, bytesOut, errors) =>
       checked('dalmon_count', raw.dalmon_count(run, q, bytesIn, bytesOut, errors)),
     fail: (run, reason) => checked('dalmon_fail', raw.dalmon_fail(run, cString(String(reason), 'monitor.fail'))),
+    // Stopped early (Ctrl-C): partial verdicts.  Absent from a library that
+    // predates it; the driver then falls back to fail().
+    markInterrupted: raw.dalmon_mark_interrupted
+      ? (run, cause) => checked('dalmon_mark_interrupted',
+        raw.dalmon_mark_interrupted(run, cString(String(cause), 'monitor.markInterrupted')))
+      : undefined,
     finish: (run) => checked('dalmon_finish', raw.dalmon_finish(run)),
     reportText: (run) => report('dalmon_report_text', raw.dalmon_report_text, run),
     reportJson: (run) => report('dalmon_report_json', raw.dalmon_report_json, run),
