@@ -22,7 +22,9 @@ parentPort.on('message', async (m) => {
     await collect(binding);
     parentPort.postMessage({ type: 'memory', ...binding.memory() });
   } else if (m === 'exit') {
-    parentPort.close();
+    // Deno's node:worker_threads has no parentPort.close(); its workers end with close().
+    if (typeof parentPort.close === 'function') parentPort.close();
+    else globalThis.close();
   }
 });
 
