@@ -25,10 +25,15 @@ func fail(err error) engine.Code {
 	return e.Code
 }
 
+// setError records code and msg as this thread's last error. Go copies the
+// message into the thread's C buffer, rather than handing C a pointer into
+// the Go heap to read from.
 func setError(code engine.Code, msg string) {
-	b := unsafe.StringData(msg)
-	C.dal__set_error(C.int32_t(code), (*C.char)(unsafe.Pointer(b)), C.size_t(len(msg)))
-	runtime.KeepAlive(msg)
+	n := C.size_t(len(msg))
+	p := C.dal__error_buffer(C.int32_t(code), &n)
+	if p != nil {
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(p)), int(n)), msg)
+	}
 }
 
 // recovered converts a panic that reached an export into DAL_E_INTERNAL.

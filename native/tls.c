@@ -48,22 +48,32 @@ static dal_thread_state *state(void) {
 	return s;
 }
 
-void dal__set_error(int32_t code, const char *msg, size_t len) {
+char *dal__error_buffer(int32_t code, size_t *len) {
 	dal_thread_state *s = state();
-	if (!s) return;
+	if (!s) return NULL;
 	s->code = code;
-	if (len + 1 > s->msg_cap) {
-		char *m = realloc(s->msg, len + 1);
+	size_t n = *len;
+	if (n + 1 > s->msg_cap) {
+		char *m = realloc(s->msg, n + 1);
 		if (!m) { /* keep the code; shorten the message to what fits */
-			len = s->msg_cap ? s->msg_cap - 1 : 0;
-			if (!s->msg) return;
+			if (!s->msg) {
+				*len = 0;
+				return NULL;
+			}
+			n = s->msg_cap - 1;
 		} else {
 			s->msg = m;
-			s->msg_cap = len + 1;
+			s->msg_cap = n + 1;
 		}
 	}
-	memcpy(s->msg, msg, len);
-	s->msg[len] = 0;
+	s->msg[n] = 0;
+	*len = n;
+	return s->msg;
+}
+
+static void set_error(int32_t code, const char *msg, size_t len) {
+	char *buf = dal__error_buffer(code, &len);
+	if (buf) memcpy(buf, msg, len);
 }
 
 const char *dal_last_error(void) {
@@ -112,13 +122,13 @@ int64_t dal_take_pending(void *buf, size_t buf_cap) {
 	dal_thread_state *s = state();
 	if (!s) return DAL_E_NOMEM;
 	if (!s->pending) {
-		dal__set_error(DAL_E_MISUSE, none, sizeof none - 1);
+		set_error(DAL_E_MISUSE, none, sizeof none - 1);
 		return DAL_E_MISUSE;
 	}
 	int64_t n = (int64_t)s->pending_len;
 	if (s->pending_len > buf_cap) return n; /* still too small: keep it */
 	if (!buf && n > 0) {
-		dal__set_error(DAL_E_NULL, null, sizeof null - 1);
+		set_error(DAL_E_NULL, null, sizeof null - 1);
 		return DAL_E_NULL;
 	}
 	memcpy(buf, s->pending, s->pending_len);

@@ -7,10 +7,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Record this thread's last error.  If the thread's slot or a longer message
-** buffer cannot be allocated, the code is still stored when the slot exists
-** and the message is cut to what the old buffer holds. */
-void dal__set_error(int32_t code, const char *msg, size_t len);
+/* Record code as this thread's last error and return the buffer for its
+** message: the caller writes *len bytes into it (the NUL is already there).
+** Go copies the message itself, so C never reads Go memory.  If a longer
+** buffer cannot be allocated, *len is cut to what the old buffer holds; if
+** the thread has no slot or buffer at all, NULL is returned (with the code
+** stored when the slot exists). */
+char *dal__error_buffer(int32_t code, size_t *len);
 /* Keep a copy of src as this thread's pending response, replacing (and
 ** freeing) an earlier one.  Records no error itself: when malloc fails
 ** nothing is kept, dal__pending_ok() returns 0, and the caller reports
