@@ -30,12 +30,13 @@ if (typeof globalThis.gc !== 'function' || hasLite === jit) {
   const keep = process.execArgv.filter((f) => f !== '--expose-gc' && !LITE.includes(f));
   const flags = [...keep, '--expose-gc', ...(jit ? [] : LITE)];
   const child = spawn(process.execPath, [...flags, fileURLToPath(import.meta.url), ...argv], { stdio: 'inherit' });
-  // Ctrl-C reaches the whole process group; the child handles it (exit 2).
-  const ignore = () => {};
-  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, ignore);
+  // A signal to this process goes to the child, which handles it (report,
+  // exit 2); a terminal's Ctrl-C reaches both, which the driver expects.
+  const forward = (sig) => child.kill(sig);
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, forward);
   child.on('exit', (code, signal) => {
     if (signal) {
-      for (const sig of ['SIGINT', 'SIGTERM']) process.off(sig, ignore);
+      for (const sig of ['SIGINT', 'SIGTERM']) process.off(sig, forward);
       process.kill(process.pid, signal); // die the same way
     } else {
       process.exit(code ?? 2);

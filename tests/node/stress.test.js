@@ -19,7 +19,7 @@ function stress(args, { interruptAfter = null } = {}) {
   const tmp = tempDir('dalkit-node-stress-');
   const json = join(tmp.dir, 'report.json');
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, [MAIN, ...args, '--json', json, '--progress', 'plain'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, [MAIN, '--json', json, '--progress', 'plain', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     p.stdout.on('data', (d) => { out += d; });
@@ -98,7 +98,9 @@ test('flags: --help exits 0, bad flags exit 2 with the usage', async () => {
 });
 
 test('Ctrl-C: the run stops, the report says interrupted, exit 2', async () => {
-  const r = await stress(['--queries', '100000000'], { interruptAfter: 'SIGINT' });
+  // --progress line: a progress line every 250 ms, so the run is interrupted
+  // a moment after it has started.
+  const r = await stress(['--queries', '100000000', '--progress', 'line'], { interruptAfter: 'SIGINT' });
   assert.equal(r.code, 2, r.err);
   assert.equal(r.signal, null);
   assert.match(r.out, /interrupted/);
