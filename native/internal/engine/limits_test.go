@@ -184,26 +184,26 @@ func TestDBNameLengthLimit(t *testing.T) {
 	}
 }
 
+// The path limit, both sides: a path of exactly maxPathBytes opens and
+// writes, one byte more is DAL_E_REQUEST (SQLite itself would fail it with
+// "unable to open database file", a DAL_E_DATABASE).
 func TestDBNameTooLongForDataDirectory(t *testing.T) {
-	base := t.TempDir()
-	deep := base
-	for len(deep) < 400 {
-		deep = filepath.Join(deep, strings.Repeat("d", 50))
+	deep := t.TempDir()
+	for len(deep) < 380 {
+		deep = filepath.Join(deep, strings.Repeat("d", 40))
 	}
 	if err := os.MkdirAll(deep, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	id, err := Open(deep, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := must(Open(deep, ""))
 	defer Close(id)
 	h, _ := Lookup(id)
-	wantCode(t, h, request(1, strings.Repeat("n", 200), in("t"), with("Find", obj{})), ERequest, "too long for this data directory")
-	// A short name in the same directory works.
-	if m := result(t, h, request(1, "s.db", in("t"), with("Find", obj{}))); m["e"] == nil {
-		t.Fatalf("%v", m)
+	fits := strings.Repeat("n", maxPathBytes-len(deep)-1)
+	m := result(t, h, request(1, fits, in("t"), with("Insert", obj{{"a", 1}})))
+	if e, _ := m["e"].(string); !strings.Contains(e, "no such table") {
+		t.Fatalf("a %d-byte path must open: %v", len(deep)+1+len(fits), m)
 	}
+	wantCode(t, h, request(1, fits+"n", in("t"), with("Find", obj{})), ERequest, "too long for this data directory")
 }
 
 func TestInvalidUTF8StringIsRequestError(t *testing.T) {
