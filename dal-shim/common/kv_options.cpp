@@ -5,9 +5,7 @@
 namespace dalkit {
 namespace {
 
-bool is_space(char c) noexcept {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
+bool is_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
 bool is_sep(char c) noexcept { return c == ';' || c == ','; }
 
 std::string quoted(std::string_view item) { return "option '" + std::string(item) + "'"; }

@@ -19,7 +19,7 @@ struct Parts {
   bool has_point = false;
   bool has_exp = false;
   bool exp_negative = false;
-  std::string_view exp_part;   // digits
+  std::string_view exp_part;  // digits
 };
 
 // Splits text into Parts; false on any character outside the grammar.

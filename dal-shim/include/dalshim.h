@@ -47,7 +47,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#if defined(DALSHIM_BUILDING)
+/*
+** Export convention (the same as dalmonitor.h's DALMON_API): the header
+** marks the ABI's functions default-visible, and libdalshim.so is compiled
+** with -fvisibility=hidden, so exactly these functions leave the library.
+*/
+#if defined(__GNUC__)
 #define DALSHIM_API __attribute__((visibility("default")))
 #else
 #define DALSHIM_API
@@ -131,8 +136,23 @@ DALSHIM_API int32_t dalshim_dal_version(void);
 ** OPEN / CLOSE
 **
 ** dalshim_open() loads the DAL if needed, then calls dal_open(); it returns
-** a handle > 0 or a negative code.  options: see dal.h (NULL = defaults).
-** dalshim_close() returns DALSHIM_OK, DALSHIM_E_CLOSED (closed twice) or
+** a handle > 0 or a negative code.  options: NULL (defaults) or dal.h's
+** "key=value;key=value" string.  The shim parses it first, with the same
+** grammar as the DAL (dal.h, OPEN), so a malformed string fails with
+** DAL_E_OPTIONS and the DAL's message whichever layer sees it.  The shim
+** takes out its own test-only option, and passes everything else to
+** dal_open() unchanged:
+**
+**   plant_leak=shim_malloc   plant_leak_bytes=N   (0..1048576; absent or 0
+**                            means 16, as for the DAL's plant layers)
+**
+** leaks N bytes of malloc() memory per query through that handle, in 1 KiB
+** blocks so the average is exact (DALSHIM_STAT_PLANTED_BYTES counts them),
+** to show that leak detection works (docs/leak-verdict.md).
+**
+** dalshim_close() returns DALSHIM_OK, DALSHIM_E_CLOSED (a handle that was
+** issued and is closed: dal.h handles increase and are never reused, so
+** any handle up to the highest issued that the DAL rejects was closed) or
 ** DALSHIM_E_HANDLE (never issued).
 */
 DALSHIM_API int64_t dalshim_open(const char *data_dir, const char *options);

@@ -41,8 +41,7 @@ int64_t counter(Counter c) noexcept {
 void handle_opened(int64_t h) noexcept {
   g_open.fetch_add(1, std::memory_order_relaxed);
   int64_t cur = g_max_issued.load(std::memory_order_relaxed);
-  while (h > cur && !g_max_issued.compare_exchange_weak(cur, h, std::memory_order_relaxed)) {
-  }
+  while (h > cur && !g_max_issued.compare_exchange_weak(cur, h, std::memory_order_relaxed)) {}
 }
 
 void handle_closed() noexcept { g_open.fetch_sub(1, std::memory_order_relaxed); }

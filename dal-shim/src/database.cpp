@@ -35,7 +35,9 @@ Result<Database> Database::open(const std::string& data_dir, const std::string& 
 }
 
 Database::Database(Database&& o) noexcept
-    : lib_(o.lib_), handle_(std::exchange(o.handle_, 0)), open_(std::exchange(o.open_, false)),
+    : lib_(o.lib_),
+      handle_(std::exchange(o.handle_, 0)),
+      open_(std::exchange(o.open_, false)),
       db_name_(std::move(o.db_name_)) {}
 
 Database& Database::operator=(Database&& o) noexcept {

@@ -28,8 +28,8 @@ namespace {
 
 void anchor() {}  // an address inside the binary that holds the shim
 
-std::mutex g_mu;                               // guards loads
-std::map<std::string, Library*>* g_loaded;     // by canonical path; leaked
+std::mutex g_mu;                            // guards loads
+std::map<std::string, Library*>* g_loaded;  // by canonical path; leaked
 std::atomic<Library*> g_default{nullptr};
 
 std::string canonical(const std::string& p) {
@@ -39,8 +39,7 @@ std::string canonical(const std::string& p) {
 }
 
 std::string version_text(int32_t v) {
-  return std::to_string(v / 1000000) + "." + std::to_string(v / 1000 % 1000) + "." +
-         std::to_string(v % 1000);
+  return std::to_string(v / 1000000) + "." + std::to_string(v / 1000 % 1000) + "." + std::to_string(v % 1000);
 }
 
 template <class F>
@@ -80,8 +79,8 @@ Result<Library*> Library::load(const std::string& requested) {
   void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (h == nullptr) {
     const char* why = dlerror();
-    return detail::fail(DALSHIM_E_LOAD, "cannot load DAL library '" + path + "': " +
-                                            (why ? why : "unknown dlopen error") +
+    return detail::fail(DALSHIM_E_LOAD, "cannot load DAL library '" + path +
+                                            "': " + (why ? why : "unknown dlopen error") +
                                             (requested.empty() ? " (set DAL_LIBRARY or call dalshim_load)" : ""));
   }
   auto* lib = new Library();  // never deleted, see above
@@ -91,10 +90,8 @@ Result<Library*> Library::load(const std::string& requested) {
             resolve(h, "dal_version_string", lib->version_string_fn, key, &err) &&
             resolve(h, "dal_last_error", lib->last_error, key, &err) &&
             resolve(h, "dal_last_error_code", lib->last_error_code, key, &err) &&
-            resolve(h, "dal_open", lib->open, key, &err) &&
-            resolve(h, "dal_close", lib->close, key, &err) &&
-            resolve(h, "dal_query", lib->query, key, &err) &&
-            resolve(h, "dal_free", lib->free, key, &err) &&
+            resolve(h, "dal_open", lib->open, key, &err) && resolve(h, "dal_close", lib->close, key, &err) &&
+            resolve(h, "dal_query", lib->query, key, &err) && resolve(h, "dal_free", lib->free, key, &err) &&
             resolve(h, "dal_query_into", lib->query_into, key, &err) &&
             resolve(h, "dal_take_pending", lib->take_pending, key, &err) &&
             resolve(h, "dal_stats", lib->stats, key, &err);
@@ -106,8 +103,7 @@ Result<Library*> Library::load(const std::string& requested) {
   if (lib->version_ / 1000000 != DAL_VERSION_MAJOR) {
     std::string msg = "DAL library '" + key + "' implements dal.h " + version_text(lib->version_) +
                       " (dal_version() = " + std::to_string(lib->version_) + "); this shim needs major " +
-                      std::to_string(DAL_VERSION_MAJOR) + " (built against " +
-                      version_text(DAL_VERSION_NUMBER) + ")";
+                      std::to_string(DAL_VERSION_MAJOR) + " (built against " + version_text(DAL_VERSION_NUMBER) + ")";
     delete lib;
     return detail::fail(DALSHIM_E_VERSION, std::move(msg));
   }

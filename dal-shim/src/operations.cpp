@@ -87,7 +87,8 @@ int64_t take_pending(Library* lib, void* buf, size_t cap) noexcept {
   if (lib == nullptr) [[unlikely]]
     return record(DAL_E_MISUSE, "no pending response on this thread (no DAL library is loaded)");
   const int64_t n = lib->take_pending(buf, cap);
-  if (n < 0) [[unlikely]] return record_dal(lib, n);
+  if (n < 0) [[unlikely]]
+    return record_dal(lib, n);
   if (static_cast<uint64_t>(n) <= cap) count_response_bytes(n);
   return n;
 }
@@ -141,7 +142,8 @@ int32_t free_buffer(void* p) noexcept {
   if (p == nullptr) return DALSHIM_OK;
   const int64_t rc = BufferRegistry::process().release(p);
   if (rc >= 0) return DALSHIM_OK;
-  if (rc == DALSHIM_E_DOUBLE_FREE) return record(DALSHIM_E_DOUBLE_FREE, "dalshim_free: double free of a shim buffer (not touched)");
+  if (rc == DALSHIM_E_DOUBLE_FREE)
+    return record(DALSHIM_E_DOUBLE_FREE, "dalshim_free: double free of a shim buffer (not touched)");
   return record(DALSHIM_E_FOREIGN_POINTER, "dalshim_free: pointer was not returned by dalshim_query (not touched)");
 }
 

@@ -39,10 +39,12 @@ int64_t query_into_failed(Library* lib, int64_t h, int64_t code) noexcept;
 // response is pending for this thread (take_pending).  The hot path of the
 // kit: inline, two relaxed adds and one relaxed load beside the DAL call.
 inline int64_t query_into(Library* lib, int64_t h, const void* req, size_t len, void* buf, size_t cap) noexcept {
-  if (lib == nullptr) [[unlikely]] return query_into_failed(nullptr, h, DAL_E_HANDLE);
+  if (lib == nullptr) [[unlikely]]
+    return query_into_failed(nullptr, h, DAL_E_HANDLE);
   count_call(len);
   const int64_t n = lib->query_into(h, req, len, buf, cap);
-  if (n < 0) [[unlikely]] return query_into_failed(lib, h, n);
+  if (n < 0) [[unlikely]]
+    return query_into_failed(lib, h, n);
   if (static_cast<uint64_t>(n) <= cap) count_response_bytes(n);
   plant_per_query(h);
   return n;
@@ -59,15 +61,15 @@ int64_t take_pending(Library* lib, void* buf, size_t cap) noexcept;
 // first, or dest's pointer.  If dest's pointer was obtained but the take
 // failed, *where is still set to it (the caller releases it).
 template <class Dest>
-int64_t query_or_take(Library* lib, int64_t h, const void* req, size_t len, void* first, size_t first_cap,
-                      Dest&& dest, void** where) noexcept {
+int64_t query_or_take(Library* lib, int64_t h, const void* req, size_t len, void* first, size_t first_cap, Dest&& dest,
+                      void** where) noexcept {
   const int64_t n = query_into(lib, h, req, len, first, first_cap);
   if (n < 0 || static_cast<uint64_t>(n) <= first_cap) {
     *where = first;
     return n;
   }
-  return take_pending_response(n, dest, [lib](void* p, size_t cap) noexcept { return take_pending(lib, p, cap); },
-                               where);
+  return take_pending_response(
+      n, dest, [lib](void* p, size_t cap) noexcept { return take_pending(lib, p, cap); }, where);
 }
 
 // A dest for query_or_take that resizes v to n bytes (nullptr and

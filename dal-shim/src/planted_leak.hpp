@@ -41,7 +41,8 @@ void plant_slow(int64_t handle) noexcept;
 extern std::atomic<int> g_plant_handles;  // handles with a shim plant
 
 inline void plant_per_query(int64_t handle) noexcept {
-  if (g_plant_handles.load(std::memory_order_relaxed) != 0) [[unlikely]] plant_slow(handle);
+  if (g_plant_handles.load(std::memory_order_relaxed) != 0) [[unlikely]]
+    plant_slow(handle);
 }
 
 // Bytes leaked so far by shim plants.

@@ -102,13 +102,20 @@ Result<ResponseView> parse_response(std::span<const uint8_t> bytes, msgpack::zon
     const msgpack::object** slot = nullptr;
     if (kv.key.type == msgpack::type::STR) {
       const std::string_view key = str_of(kv.key);
-      if (key == "i") slot = &i;
-      else if (key == "c") slot = &c;
-      else if (key == "r") slot = &r;
-      else if (key == "ra") slot = &ra;
-      else if (key == "li") slot = &li;
-      else if (key == "e") slot = &e;
-      else if (key == kSqliteCodeKey) slot = &ec;
+      if (key == "i")
+        slot = &i;
+      else if (key == "c")
+        slot = &c;
+      else if (key == "r")
+        slot = &r;
+      else if (key == "ra")
+        slot = &ra;
+      else if (key == "li")
+        slot = &li;
+      else if (key == "e")
+        slot = &e;
+      else if (key == kSqliteCodeKey)
+        slot = &ec;
     }
     if (slot == nullptr) return bad("unknown key " + to_value(kv.key).to_string());
     if (*slot != nullptr) return bad("duplicate key " + to_value(kv.key).to_string());
@@ -119,7 +126,8 @@ Result<ResponseView> parse_response(std::span<const uint8_t> bytes, msgpack::zon
   v.id_ = i->via.u64;
   if (c != nullptr || r != nullptr) {
     if (c == nullptr || r == nullptr || ra || li || e || ec) return bad("rows response needs exactly i, c, r");
-    if (c->type != msgpack::type::ARRAY || r->type != msgpack::type::ARRAY) return bad("\"c\" and \"r\" must be arrays");
+    if (c->type != msgpack::type::ARRAY || r->type != msgpack::type::ARRAY)
+      return bad("\"c\" and \"r\" must be arrays");
     const uint32_t ncols = c->via.array.size;
     for (uint32_t k = 0; k < ncols; ++k)
       if (c->via.array.ptr[k].type != msgpack::type::STR) return bad("column name is not a string");

@@ -17,12 +17,15 @@ namespace {
 void quote(std::string& out, const std::string& s) {
   out += '"';
   for (char c : s) {
-    if (c == '"' || c == '\\') { out += '\\'; out += c; }
-    else if (static_cast<unsigned char>(c) < 0x20) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
       char b[8];
       std::snprintf(b, sizeof b, "\\u%04x", c);
       out += b;
-    } else out += c;
+    } else
+      out += c;
   }
   out += '"';
 }
@@ -41,13 +44,20 @@ void render(std::string& out, const Value& v) {
     case Value::Type::Binary: {
       out += "bin:";
       char b[4];
-      for (uint8_t c : v.as_binary().bytes) { std::snprintf(b, sizeof b, "%02x", c); out += b; }
+      for (uint8_t c : v.as_binary().bytes) {
+        std::snprintf(b, sizeof b, "%02x", c);
+        out += b;
+      }
       break;
     }
     case Value::Type::Array: {
       out += '[';
       bool first = true;
-      for (const auto& x : v.as_array()) { if (!first) out += ','; first = false; render(out, x); }
+      for (const auto& x : v.as_array()) {
+        if (!first) out += ',';
+        first = false;
+        render(out, x);
+      }
       out += ']';
       break;
     }

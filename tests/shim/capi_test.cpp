@@ -19,9 +19,7 @@ namespace {
 
 const std::vector<uint8_t> kRef = unhex(shimtest::kReferenceHex);
 
-void load_real() {
-  ASSERT_EQ(dalshim_load(shimtest::dal_path().c_str()), DALSHIM_OK) << dalshim_last_error();
-}
+void load_real() { ASSERT_EQ(dalshim_load(shimtest::dal_path().c_str()), DALSHIM_OK) << dalshim_last_error(); }
 
 int64_t stat(int i) { return dalshim_stat(0, i); }
 
@@ -260,8 +258,8 @@ TEST_F(CApi, LargeResponseInModeA) {
   for (int i = 0; i < 200; ++i) sql += std::string(i ? "," : "") + "('" + big + "')";
   shimtest::sqlite_exec(dir_.file("big.sqlite"), sql);
   // {id:1, db:"big.sqlite", commands:[{method:"In", args:["t"]}]}
-  std::vector<uint8_t> req = unhex(
-      "83a2696401a26462aa6269672e73716c697465a8636f6d6d616e64739182a66d6574686f64a2496ea46172677391a174");
+  std::vector<uint8_t> req =
+      unhex("83a2696401a26462aa6269672e73716c697465a8636f6d6d616e64739182a66d6574686f64a2496ea46172677391a174");
   // Round 0 arrives through take_pending, round 1 through the scratch the
   // first round grew: both must hand out the same bytes.
   std::vector<uint8_t> first;
@@ -272,8 +270,10 @@ TEST_F(CApi, LargeResponseInModeA) {
     EXPECT_GT(n, 200 * 1000);
     EXPECT_EQ(static_cast<uint8_t*>(p)[0], 0x83);  // {i, c, r}
     std::vector<uint8_t> bytes(static_cast<uint8_t*>(p), static_cast<uint8_t*>(p) + n);
-    if (round == 0) first = bytes;
-    else EXPECT_EQ(bytes, first);
+    if (round == 0)
+      first = bytes;
+    else
+      EXPECT_EQ(bytes, first);
     EXPECT_EQ(dalshim_free(p), 0);
   }
 }

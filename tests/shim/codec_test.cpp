@@ -39,9 +39,20 @@ TEST(Encoder, CanonicalCommandOrder) {
 
 TEST(Encoder, AllMethodsInCanonicalOrder) {
   Query q;
-  q.DoNothing().DoUpdate({"v"}).OnConflict({"k"}).Delete().Set({{"v", 1}}).Insert(Map{{"k", 1}})
-      .Offset(1).Limit(1).Sort({{"k", "asc"}}).Group({"k"})
-      .Join({{{"$for", "u"}, {"$do", {{"u.id", "t.k"}}}}}).Fields({"*"}).Find({{"k", 1}}).In("t", "t");
+  q.DoNothing()
+      .DoUpdate({"v"})
+      .OnConflict({"k"})
+      .Delete()
+      .Set({{"v", 1}})
+      .Insert(Map{{"k", 1}})
+      .Offset(1)
+      .Limit(1)
+      .Sort({{"k", "asc"}})
+      .Group({"k"})
+      .Join({{{"$for", "u"}, {"$do", {{"u.id", "t.k"}}}}})
+      .Fields({"*"})
+      .Find({{"k", 1}})
+      .In("t", "t");
   std::vector<std::string> names;
   const Value cmds = q.commands();
   for (auto& c : cmds.as_array()) names.push_back(c.find("method")->as_string());
@@ -72,9 +83,16 @@ TEST(Encoder, InsertManyAndTx) {
 }
 
 TEST(Codec, ValueRoundTrip) {
-  Value v = {{"n", nullptr}, {"t", true}, {"f", false}, {"i", -5}, {"big", int64_t{1} << 40},
-             {"d", 1.5}, {"s", "héllo"}, {"b", Value::binary("\0\1\2", 3)},
-             {"a", Value::array({1, "x", Value::array({})})}, {"m", {{"z", 1}, {"a", 2}}}};
+  Value v = {{"n", nullptr},
+             {"t", true},
+             {"f", false},
+             {"i", -5},
+             {"big", int64_t{1} << 40},
+             {"d", 1.5},
+             {"s", "héllo"},
+             {"b", Value::binary("\0\1\2", 3)},
+             {"a", Value::array({1, "x", Value::array({})})},
+             {"m", {{"z", 1}, {"a", 2}}}};
   Encoder b;
   ASSERT_TRUE(encode_value(v, b).ok());
   auto back = decode_value(b.span());
@@ -105,8 +123,9 @@ TEST(Decoder, ExecAndRowsResponses) {
   EXPECT_EQ(e->exec().last_insert_id, 41);
 
   b.clear();
-  b.value(Value{{"i", 8}, {"c", Value::array({"a", "b"})},
-                 {"r", Value::array({Value::array({1, "x"}), Value::array({nullptr, 2.5})})}});
+  b.value(Value{{"i", 8},
+                {"c", Value::array({"a", "b"})},
+                {"r", Value::array({Value::array({1, "x"}), Value::array({nullptr, 2.5})})}});
   auto r = decode_response(b.span());
   ASSERT_TRUE(r.ok()) << r.error().message();
   ASSERT_TRUE(r->is_rows());
@@ -127,14 +146,14 @@ TEST(Decoder, ExecAndRowsResponses) {
 
 TEST(Decoder, RejectsGarbage) {
   std::vector<std::vector<uint8_t>> bad = {
-      {},                                   // empty
-      {0xc1},                               // never-used byte
-      {0x84, 0xa1},                         // truncated
-      unhex("a3616263"),                    // not a map
-      unhex("81a17801"),                   // unknown key
+      {},                 // empty
+      {0xc1},             // never-used byte
+      {0x84, 0xa1},       // truncated
+      unhex("a3616263"),  // not a map
+      unhex("81a17801"),  // unknown key
   };
   bad.push_back(unhex(shimtest::kNoSuchTableHex));
-  bad.back().push_back(0x00);               // trailing byte
+  bad.back().push_back(0x00);  // trailing byte
   for (auto& b : bad) {
     auto r = decode_response(b);
     ASSERT_FALSE(r.ok()) << hex(b);
@@ -165,7 +184,15 @@ TEST(Encoder, SmallestIntegerFormsAndFloat64) {
   e.int64(INT64_MIN);
   e.float64(1.0);
   EXPECT_EQ(hex(e.data(), e.size()),
-            "01" "01" "ff" "ccc8" "ccc8" "d0df" "ce00011170" "cfffffffffffffffff" "d38000000000000000"
+            "01"
+            "01"
+            "ff"
+            "ccc8"
+            "ccc8"
+            "d0df"
+            "ce00011170"
+            "cfffffffffffffffff"
+            "d38000000000000000"
             "cb3ff0000000000000");
   e.clear();
   EXPECT_EQ(e.size(), 0u);
@@ -177,7 +204,14 @@ TEST(Encoder, SmallestIntegerFormsAndFloat64) {
   e.bin(raw);
   e.array_header(2);
   e.map_header(1);
-  EXPECT_EQ(hex(e.data(), e.size()), "c0" "c3" "c2" "a26162" "c40200ff" "92" "81");
+  EXPECT_EQ(hex(e.data(), e.size()),
+            "c0"
+            "c3"
+            "c2"
+            "a26162"
+            "c40200ff"
+            "92"
+            "81");
   EXPECT_TRUE(e.ok());
 }
 
@@ -241,7 +275,8 @@ TEST(ResponseView, ReferenceResponseIsSqlErrorWithoutCopies) {
 
 TEST(ResponseView, RowsAsObjectRangesInACallersZone) {
   Encoder b;
-  b.value(Value{{"i", 8}, {"c", Value::array({"a", "b"})},
+  b.value(Value{{"i", 8},
+                {"c", Value::array({"a", "b"})},
                 {"r", Value::array({Value::array({1, "x"}), Value::array({nullptr, 2.5})})}});
   msgpack::zone zone;
   auto v = parse_response(b.span(), zone);
@@ -267,8 +302,8 @@ TEST(ResponseView, ExecAndSqliteCode) {
   EXPECT_EQ(x->last_insert_id(), -4);
 
   b.clear();
-  b.value(Value{{"i", 4}, {"ra", 0}, {"li", 0}, {"e", "UNIQUE constraint failed: kv.k"},
-                {std::string(kSqliteCodeKey), 2067}});
+  b.value(Value{
+      {"i", 4}, {"ra", 0}, {"li", 0}, {"e", "UNIQUE constraint failed: kv.k"}, {std::string(kSqliteCodeKey), 2067}});
   auto e = parse_response(b.span());
   ASSERT_TRUE(e.ok()) << e.error().message();
   EXPECT_EQ(e->kind(), ResponseKind::SqlError);
@@ -283,14 +318,14 @@ TEST(ResponseView, ExecAndSqliteCode) {
 
 TEST(ResponseView, RefusesWhatTheProtocolDoesNotAllow) {
   const std::vector<Value> bad = {
-      Value{{"i", 1}, {"ra", 0}, {"li", 0}, {"ra", 0}},                              // duplicate key
-      Value{{"i", 1}, {"ra", 0}, {"li", 0}, {std::string(kSqliteCodeKey), 1}},       // code without e
-      Value{{"i", 1}, {"ra", 0}, {"li", 0}, {"e", "x"}, {std::string(kSqliteCodeKey), "1"}},  // code not int
-      Value{{"i", 1}, {"c", Value::array({1})}, {"r", Value::array({})}},            // column not a str
+      Value{{"i", 1}, {"ra", 0}, {"li", 0}, {"ra", 0}},                                          // duplicate key
+      Value{{"i", 1}, {"ra", 0}, {"li", 0}, {std::string(kSqliteCodeKey), 1}},                   // code without e
+      Value{{"i", 1}, {"ra", 0}, {"li", 0}, {"e", "x"}, {std::string(kSqliteCodeKey), "1"}},     // code not int
+      Value{{"i", 1}, {"c", Value::array({1})}, {"r", Value::array({})}},                        // column not a str
       Value{{"i", 1}, {"c", Value::array({"a"})}, {"r", Value::array({Value::array({1, 2})})}},  // row width
-      Value{{"i", 1}, {"c", Value::array({"a"})}, {"r", Value::array({})}, {"ra", 0}},  // mixed kinds
-      Value{{"i", -1}, {"ra", 0}, {"li", 0}},                                         // negative id
-      Value{{"ra", 0}, {"li", 0}},                                                    // no id
+      Value{{"i", 1}, {"c", Value::array({"a"})}, {"r", Value::array({})}, {"ra", 0}},           // mixed kinds
+      Value{{"i", -1}, {"ra", 0}, {"li", 0}},                                                    // negative id
+      Value{{"ra", 0}, {"li", 0}},                                                               // no id
   };
   for (const auto& v : bad) {
     Encoder b;

@@ -63,7 +63,8 @@ void expect_same(const Outcome& c, const Outcome& cpp, const char* what) {
   EXPECT_EQ(shimtest::hex(c.bytes), shimtest::hex(cpp.bytes)) << what;
   EXPECT_EQ(c.last_code, cpp.last_code) << what;
   EXPECT_EQ(c.last_message, cpp.last_message) << what;
-  EXPECT_EQ(c.deltas, cpp.deltas) << what << " (counters: calls, req, resp, errors, buffers, buffer bytes, handles, planted)";
+  EXPECT_EQ(c.deltas, cpp.deltas) << what
+                                  << " (counters: calls, req, resp, errors, buffers, buffer bytes, handles, planted)";
 }
 
 class Equivalence : public ::testing::Test {
@@ -257,8 +258,9 @@ TEST_F(Equivalence, ShimPlantOpensOnBothSurfaces) {
 }
 
 TEST_F(Equivalence, BadOptionsFailAlike) {
-  for (const char* opts : {"plant_leak=shim_malloc;plant_leak_bytes=2000000", "plant_leak=shim_malloc;plant_leak_bytes=1e3",
-                           "plant_leak_bytes= 16", "max_readers=2;max_readers=3", "max_readers", "no_such_option=1"}) {
+  for (const char* opts :
+       {"plant_leak=shim_malloc;plant_leak_bytes=2000000", "plant_leak=shim_malloc;plant_leak_bytes=1e3",
+        "plant_leak_bytes= 16", "max_readers=2;max_readers=3", "max_readers", "no_such_option=1"}) {
     auto c = run([&](Outcome& o) { o.result = dalshim_open(dir_.path().c_str(), opts); });
     auto cpp = run([&](Outcome& o) {
       auto db = Database::open(dir_.path(), opts);

@@ -30,8 +30,8 @@ TEST(ParseInt, WhatUsersTypeToday) {
 }
 
 TEST(ParseInt, RefusesNonIntegersAndJunk) {
-  for (const char* s : {"", "+", "-", ".", "e5", "1.5", "1e-1", "1x", " 1", "1 ", "0x10", "inf", "nan", "1e",
-                        "1e+", "_1", "1_", "1__0", "1,,0", "1_.5", "1.5_0e3", "--1", "1e5.0", "١"})
+  for (const char* s : {"",    "+",  "-",   ".",  "e5", "1.5",  "1e-1", "1x",   " 1",      "1 ",  "0x10",  "inf",
+                        "nan", "1e", "1e+", "_1", "1_", "1__0", "1,,0", "1_.5", "1.5_0e3", "--1", "1e5.0", "١"})
     EXPECT_EQ(parse_int(s), std::nullopt) << "'" << s << "'";
 }
 

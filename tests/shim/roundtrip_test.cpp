@@ -19,20 +19,28 @@ class RoundTrip : public ::testing::Test {
     REQUIRE_DAL();
     auto lib = Library::load_default(shimtest::dal_path());
     ASSERT_TRUE(lib.ok()) << lib.error().message();
-    shimtest::sqlite_exec(dir_.file("database.sqlite"),
-                          "CREATE TABLE data (id INTEGER PRIMARY KEY, a INTEGER, b INTEGER, name TEXT, score REAL, blob BLOB);"
-                          "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT);"
-                          "CREATE TABLE posts (id INTEGER PRIMARY KEY, user_id INTEGER, title TEXT);"
-                          "CREATE TABLE kv (k TEXT PRIMARY KEY, v INTEGER, note TEXT);");
+    shimtest::sqlite_exec(
+        dir_.file("database.sqlite"),
+        "CREATE TABLE data (id INTEGER PRIMARY KEY, a INTEGER, b INTEGER, name TEXT, score REAL, blob BLOB);"
+        "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT);"
+        "CREATE TABLE posts (id INTEGER PRIMARY KEY, user_id INTEGER, title TEXT);"
+        "CREATE TABLE kv (k TEXT PRIMARY KEY, v INTEGER, note TEXT);");
     auto db = Database::open(dir_.path());
     ASSERT_TRUE(db.ok()) << db.error().message();
     db_ = std::move(*db);
-    auto ins = db_.In("data").Insert(std::vector<Map>{
-        {{"id", 1}, {"a", 1}, {"b", 1}, {"name", "alpha"}, {"score", 1.5}, {"blob", Value::binary("\x01\x02", 2)}},
-        {{"id", 2}, {"a", 1}, {"b", 3}, {"name", "beta"}, {"score", 2.5}, {"blob", nullptr}},
-        {{"id", 3}, {"a", 2}, {"b", 5}, {"name", "gamma"}, {"score", nullptr}, {"blob", nullptr}},
-        {{"id", 4}, {"a", 2}, {"b", 7}, {"name", "delta"}, {"score", 4.0}, {"blob", nullptr}},
-        {{"id", 5}, {"a", 3}, {"b", 9}, {"name", nullptr}, {"score", 5.0}, {"blob", nullptr}}}).exec();
+    auto ins = db_.In("data")
+                   .Insert(std::vector<Map>{
+                       {{"id", 1},
+                        {"a", 1},
+                        {"b", 1},
+                        {"name", "alpha"},
+                        {"score", 1.5},
+                        {"blob", Value::binary("\x01\x02", 2)}},
+                       {{"id", 2}, {"a", 1}, {"b", 3}, {"name", "beta"}, {"score", 2.5}, {"blob", nullptr}},
+                       {{"id", 3}, {"a", 2}, {"b", 5}, {"name", "gamma"}, {"score", nullptr}, {"blob", nullptr}},
+                       {{"id", 4}, {"a", 2}, {"b", 7}, {"name", "delta"}, {"score", 4.0}, {"blob", nullptr}},
+                       {{"id", 5}, {"a", 3}, {"b", 9}, {"name", nullptr}, {"score", 5.0}, {"blob", nullptr}}})
+                   .exec();
     ASSERT_TRUE(ins.ok()) << ins.error().message();
     EXPECT_EQ(ins->rows_affected, 5);
     EXPECT_EQ(ins->last_insert_id, 5);
@@ -119,8 +127,11 @@ TEST_F(RoundTrip, FieldsSortLimitOffsetGroup) {
   ASSERT_EQ(off->size(), 2u);
   EXPECT_EQ(off->rows[0][0].as_int(), 2);
 
-  auto g = db_.In("data").Fields({"a", "count(*) as n", "sum(b) AS total", "max(b) as hi"})
-               .Group({"a"}).Sort({{"a", 1}}).rows();
+  auto g = db_.In("data")
+               .Fields({"a", "count(*) as n", "sum(b) AS total", "max(b) as hi"})
+               .Group({"a"})
+               .Sort({{"a", 1}})
+               .rows();
   ASSERT_TRUE(g.ok()) << g.error().message();
   EXPECT_EQ(g->columns, (std::vector<std::string>{"a", "n", "total", "hi"}));
   ASSERT_EQ(g->size(), 3u);
@@ -135,11 +146,18 @@ TEST_F(RoundTrip, FieldsSortLimitOffsetGroup) {
 }
 
 TEST_F(RoundTrip, Join) {
-  ASSERT_TRUE(db_.In("users").Insert(std::vector<Map>{{{"id", 1}, {"name", "ann"}}, {{"id", 2}, {"name", "bob"}}}).exec().ok());
-  ASSERT_TRUE(db_.In("posts").Insert(std::vector<Map>{{{"id", 10}, {"user_id", 1}, {"title", "p1"}},
-                                                      {{"id", 11}, {"user_id", 1}, {"title", "p2"}}}).exec().ok());
-  auto inner = db_.In("users", "u").Join({{{"$for", "posts p"}, {"$do", {{"u.id", "p.user_id"}}}}})
-                   .Fields({"u.name", "p.title"}).Sort({{"p.id", 1}}).rows();
+  ASSERT_TRUE(
+      db_.In("users").Insert(std::vector<Map>{{{"id", 1}, {"name", "ann"}}, {{"id", 2}, {"name", "bob"}}}).exec().ok());
+  ASSERT_TRUE(db_.In("posts")
+                  .Insert(std::vector<Map>{{{"id", 10}, {"user_id", 1}, {"title", "p1"}},
+                                           {{"id", 11}, {"user_id", 1}, {"title", "p2"}}})
+                  .exec()
+                  .ok());
+  auto inner = db_.In("users", "u")
+                   .Join({{{"$for", "posts p"}, {"$do", {{"u.id", "p.user_id"}}}}})
+                   .Fields({"u.name", "p.title"})
+                   .Sort({{"p.id", 1}})
+                   .rows();
   ASSERT_TRUE(inner.ok()) << inner.error().message();
   ASSERT_EQ(inner->size(), 2u);
   EXPECT_EQ(inner->rows[0][0].as_string(), "ann");
@@ -147,13 +165,18 @@ TEST_F(RoundTrip, Join) {
 
   auto left = db_.In("users", "u")
                   .Join({{{"$for", "posts p"}, {"$do", {{"u.id", "p.user_id"}}}, {"$as", "left"}}})
-                  .Fields({"u.name", "count(p.id) as n"}).Group({"u.name"}).Sort({{"u.name", 1}}).rows();
+                  .Fields({"u.name", "count(p.id) as n"})
+                  .Group({"u.name"})
+                  .Sort({{"u.name", 1}})
+                  .rows();
   ASSERT_TRUE(left.ok()) << left.error().message();
   ASSERT_EQ(left->size(), 2u);
   EXPECT_EQ(left->at(1, "n").as_int(), 0);  // bob has no posts
 
-  auto text = db_.In("users", "u").Join({{{"$for", "posts p"}, {"$do", {{"u.id", "p.user_id"}, {"p.title", {{"$eq", "p2"}}}}}}})
-                  .Fields({"p.id"}).rows();
+  auto text = db_.In("users", "u")
+                  .Join({{{"$for", "posts p"}, {"$do", {{"u.id", "p.user_id"}, {"p.title", {{"$eq", "p2"}}}}}}})
+                  .Fields({"p.id"})
+                  .rows();
   ASSERT_TRUE(text.ok()) << text.error().message();
   ASSERT_EQ(text->size(), 1u);
   EXPECT_EQ(text->rows[0][0].as_int(), 11);
@@ -177,12 +200,18 @@ TEST_F(RoundTrip, UpsertDoUpdateAndDoNothing) {
   ASSERT_FALSE(dup.ok());
   EXPECT_EQ(dup.error().code(), DALSHIM_E_SQL);  // UNIQUE constraint, carried in "e"
   EXPECT_NE(dup.error().message().find("UNIQUE"), std::string::npos) << dup.error().message();
+  EXPECT_EQ(dup.error().sqlite_code(), 0);  // not asked for
+  auto coded = db_.In("kv").Insert(Map{{"k", "x"}, {"v", 2}}).Codes().exec();
+  ASSERT_FALSE(coded.ok());
+  EXPECT_EQ(coded.error().code(), DALSHIM_E_SQL);
+  EXPECT_EQ(coded.error().sqlite_code(), 1555);  // SQLITE_CONSTRAINT_PRIMARYKEY: kv.k is the PRIMARY KEY
 
   auto nothing = db_.In("kv").Insert(Map{{"k", "x"}, {"v", 3}, {"note", "third"}}).OnConflict({"k"}).DoNothing().exec();
   ASSERT_TRUE(nothing.ok()) << nothing.error().message();
   EXPECT_EQ(nothing->rows_affected, 0);
 
-  auto upd = db_.In("kv").Insert(Map{{"k", "x"}, {"v", 4}, {"note", "fourth"}}).OnConflict({"k"}).DoUpdate({"v"}).exec();
+  auto upd =
+      db_.In("kv").Insert(Map{{"k", "x"}, {"v", 4}, {"note", "fourth"}}).OnConflict({"k"}).DoUpdate({"v"}).exec();
   ASSERT_TRUE(upd.ok()) << upd.error().message();
   EXPECT_EQ(upd->rows_affected, 1);
   auto r = db_.In("kv").Find({{"k", "x"}}).rows();
@@ -193,9 +222,10 @@ TEST_F(RoundTrip, UpsertDoUpdateAndDoNothing) {
 }
 
 TEST_F(RoundTrip, TxCommitsAllOrNothing) {
-  auto ok = db_.Tx({Query().In("kv").Insert(Map{{"k", "a"}, {"v", 1}}),
-                    Query().In("kv").Insert(Map{{"k", "b"}, {"v", 2}}),
-                    Query().In("data").Set({{"b", 100}}).Find({{"id", 1}})}).exec();
+  auto ok =
+      db_.Tx({Query().In("kv").Insert(Map{{"k", "a"}, {"v", 1}}), Query().In("kv").Insert(Map{{"k", "b"}, {"v", 2}}),
+              Query().In("data").Set({{"b", 100}}).Find({{"id", 1}})})
+          .exec();
   ASSERT_TRUE(ok.ok()) << ok.error().message();
   EXPECT_EQ(ok->rows_affected, 3);
   EXPECT_EQ(ids({{"b", 100}}), (V{1}));

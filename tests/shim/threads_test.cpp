@@ -5,8 +5,8 @@
 #include <atomic>
 #include <thread>
 
-#include "dalshim.h"
 #include "dal.h"
+#include "dalshim.h"
 #include "dalshim.hpp"
 #include "test_util.hpp"
 
@@ -40,24 +40,38 @@ TEST(Threads, EightThreadsOneHandle) {
         // Write (C ABI, mode b).
         auto ins = Query("database.sqlite").Id(id).In("t").Insert(Map{{"th", th}, {"seq", k}, {"s", s}}).bytes();
         int64_t n = dalshim_query_into(h, ins.data(), ins.size(), buf.data(), buf.size());
-        if (n <= 0) { fail(th, "insert failed: " + std::string(dalshim_last_error())); continue; }
+        if (n <= 0) {
+          fail(th, "insert failed: " + std::string(dalshim_last_error()));
+          continue;
+        }
         auto ir = decode_response({buf.data(), static_cast<size_t>(n)});
         if (!ir.ok() || ir->is_rows() || ir->id() != id || ir->exec().rows_affected != 1) {
           fail(th, "bad insert response " + (ir.ok() ? std::string("") : ir.error().message()));
           continue;
         }
         // Read back (alternating mode a / mode b).
-        auto sel = Query("database.sqlite").Id(id + 500000).In("t").Find({{"th", th}, {"seq", k}}).Fields({"s", "seq"}).bytes();
+        auto sel = Query("database.sqlite")
+                       .Id(id + 500000)
+                       .In("t")
+                       .Find({{"th", th}, {"seq", k}})
+                       .Fields({"s", "seq"})
+                       .bytes();
         std::vector<uint8_t> resp;
         if (k % 2 == 0) {
           void* p = dalshim_query(h, sel.data(), sel.size());
-          if (!p) { fail(th, "select (a) failed: " + std::string(dalshim_last_error())); continue; }
+          if (!p) {
+            fail(th, "select (a) failed: " + std::string(dalshim_last_error()));
+            continue;
+          }
           int64_t len = dalshim_buffer_size(p);
           resp.assign(static_cast<uint8_t*>(p), static_cast<uint8_t*>(p) + len);
           if (dalshim_free(p) != 0) fail(th, "free failed");
         } else {
           n = dalshim_query_into(h, sel.data(), sel.size(), buf.data(), buf.size());
-          if (n <= 0) { fail(th, "select (b) failed: " + std::string(dalshim_last_error())); continue; }
+          if (n <= 0) {
+            fail(th, "select (b) failed: " + std::string(dalshim_last_error()));
+            continue;
+          }
           resp.assign(buf.data(), buf.data() + n);
         }
         auto rr = decode_response(resp);

@@ -7,9 +7,9 @@
 #ifndef MSGPACK_NO_BOOST
 #define MSGPACK_NO_BOOST 1
 #endif
-#include <msgpack.hpp>
 #include <sqlite3.h>
 #include <stdlib.h>
+#include <msgpack.hpp>
 
 #include <cstdio>
 #include <cstring>
@@ -32,25 +32,32 @@ std::vector<uint8_t> request(uint64_t id, const std::string& db, const std::stri
   msgpack::sbuffer sb;
   msgpack::packer<msgpack::sbuffer> pk(sb);
   pk.pack_map(3);
-  str(pk, "id"); pk.pack_uint64(id);
-  str(pk, "db"); str(pk, db);
+  str(pk, "id");
+  pk.pack_uint64(id);
+  str(pk, "db");
+  str(pk, db);
   str(pk, "commands");
   pk.pack_array(1 + extra);
-  pk.pack_map(2); str(pk, "method"); str(pk, "In"); str(pk, "args"); pk.pack_array(1); str(pk, table);
+  pk.pack_map(2);
+  str(pk, "method");
+  str(pk, "In");
+  str(pk, "args");
+  pk.pack_array(1);
+  str(pk, table);
   more(pk);
   return std::vector<uint8_t>(sb.data(), sb.data() + sb.size());
 }
 
 int failures = 0;
-#define CHECK(cond, ...)                                  \
-  do {                                                    \
-    if (!(cond)) {                                        \
-      if (failures++ < 20) {                              \
+#define CHECK(cond, ...)                                                     \
+  do {                                                                       \
+    if (!(cond)) {                                                           \
+      if (failures++ < 20) {                                                 \
         std::fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-        std::fprintf(stderr, __VA_ARGS__);               \
-        std::fprintf(stderr, " (%s)\n", dalshim_last_error()); \
-      }                                                   \
-    }                                                     \
+        std::fprintf(stderr, __VA_ARGS__);                                   \
+        std::fprintf(stderr, " (%s)\n", dalshim_last_error());               \
+      }                                                                      \
+    }                                                                        \
   } while (0)
 
 }  // namespace
@@ -64,7 +71,8 @@ int main(int argc, char** argv) {
     sqlite3* db = nullptr;
     if (sqlite3_open((dir + "/database.sqlite").c_str(), &db) != SQLITE_OK) return 2;
     std::string sql = "CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER, s TEXT);";
-    for (int i = 1; i <= 100; ++i) sql += "INSERT INTO t (v, s) VALUES (" + std::to_string(i) + ", 'row" + std::to_string(i) + "');";
+    for (int i = 1; i <= 100; ++i)
+      sql += "INSERT INTO t (v, s) VALUES (" + std::to_string(i) + ", 'row" + std::to_string(i) + "');";
     if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK) return 2;
     sqlite3_close(db);
   }
@@ -81,8 +89,18 @@ int main(int argc, char** argv) {
   }
 
   auto ref = request(9, "database.sqlite", "data", 1, [](auto& pk) {
-    pk.pack_map(2); str(pk, "method"); str(pk, "Find"); str(pk, "args"); pk.pack_array(1);
-    pk.pack_map(2); str(pk, "a"); pk.pack_int(1); str(pk, "b"); pk.pack_map(1); str(pk, "$gt"); pk.pack_int(2);
+    pk.pack_map(2);
+    str(pk, "method");
+    str(pk, "Find");
+    str(pk, "args");
+    pk.pack_array(1);
+    pk.pack_map(2);
+    str(pk, "a");
+    pk.pack_int(1);
+    str(pk, "b");
+    pk.pack_map(1);
+    str(pk, "$gt");
+    pk.pack_int(2);
   });
   auto all = request(2, "database.sqlite", "t", 0, [](auto&) {});
   std::vector<uint8_t> buf(64 * 1024);
@@ -110,10 +128,22 @@ int main(int argc, char** argv) {
       }
       case 3: {  // write: UPDATE t SET v = i WHERE id = i % 100 + 1, mode (b), too-small first
         auto upd = request(static_cast<uint64_t>(i), "database.sqlite", "t", 2, [&](auto& pk) {
-          pk.pack_map(2); str(pk, "method"); str(pk, "Find"); str(pk, "args"); pk.pack_array(1);
-          pk.pack_map(1); str(pk, "id"); pk.pack_int(i % 100 + 1);
-          pk.pack_map(2); str(pk, "method"); str(pk, "Set"); str(pk, "args"); pk.pack_array(1);
-          pk.pack_map(1); str(pk, "v"); pk.pack_int(i);
+          pk.pack_map(2);
+          str(pk, "method");
+          str(pk, "Find");
+          str(pk, "args");
+          pk.pack_array(1);
+          pk.pack_map(1);
+          str(pk, "id");
+          pk.pack_int(i % 100 + 1);
+          pk.pack_map(2);
+          str(pk, "method");
+          str(pk, "Set");
+          str(pk, "args");
+          pk.pack_array(1);
+          pk.pack_map(1);
+          str(pk, "v");
+          pk.pack_int(i);
         });
         uint8_t tiny[4];
         int64_t n = dalshim_query_into(h, upd.data(), upd.size(), tiny, sizeof tiny);
@@ -130,20 +160,22 @@ int main(int argc, char** argv) {
       CHECK(dalshim_free(p) == 0, "free");
       CHECK(dalshim_free(p) == DALSHIM_E_DOUBLE_FREE, "double free");
       CHECK(dalshim_free(buf.data()) == DALSHIM_E_FOREIGN_POINTER, "foreign");
-      CHECK(dalshim_query_into(987654321, ref.data(), ref.size(), buf.data(), buf.size()) == DALSHIM_E_HANDLE, "handle");
+      CHECK(dalshim_query_into(987654321, ref.data(), ref.size(), buf.data(), buf.size()) == DALSHIM_E_HANDLE,
+            "handle");
       CHECK(dalshim_take_pending(buf.data(), buf.size()) == DALSHIM_E_MISUSE, "misuse");
     }
   }
   int64_t stats[DALSHIM_STAT_TOTAL];
   int32_t ns = dalshim_stats(DALSHIM_STATS_FORCE_GC, stats, DALSHIM_STAT_TOTAL);
   CHECK(ns == DALSHIM_STAT_TOTAL, "stats");
-  CHECK(stats[DALSHIM_STAT_BUFFERS_LIVE] == 0, "live shim buffers %lld", static_cast<long long>(stats[DALSHIM_STAT_BUFFERS_LIVE]));
+  CHECK(stats[DALSHIM_STAT_BUFFERS_LIVE] == 0, "live shim buffers %lld",
+        static_cast<long long>(stats[DALSHIM_STAT_BUFFERS_LIVE]));
   CHECK(stats[DALSHIM_STAT_DAL_BASE + 5] == 0, "live DAL buffers");
   CHECK(dalshim_close(h) == 0, "close");
   CHECK(dalshim_close(h) == DALSHIM_E_CLOSED, "closed");
   std::printf("%d iterations, calls=%lld in=%lld out=%lld errors=%lld, failures=%d\n", iters,
-              static_cast<long long>(stats[0]), static_cast<long long>(stats[1]),
-              static_cast<long long>(stats[2]), static_cast<long long>(stats[3]), failures);
+              static_cast<long long>(stats[0]), static_cast<long long>(stats[1]), static_cast<long long>(stats[2]),
+              static_cast<long long>(stats[3]), failures);
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
   return failures == 0 ? 0 : 1;

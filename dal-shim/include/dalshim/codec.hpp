@@ -61,10 +61,18 @@ class Buffer {
 // while growing the Buffer throws std::bad_alloc, as any std::vector does.
 class Encoder {
  public:
-  void nil() { if (ok_) pk().pack_nil(); }
-  void boolean(bool b) { if (ok_) b ? pk().pack_true() : pk().pack_false(); }
-  void int64(int64_t v) { if (ok_) pk().pack_int64(v); }
-  void uint64(uint64_t v) { if (ok_) pk().pack_uint64(v); }
+  void nil() {
+    if (ok_) pk().pack_nil();
+  }
+  void boolean(bool b) {
+    if (ok_) b ? pk().pack_true() : pk().pack_false();
+  }
+  void int64(int64_t v) {
+    if (ok_) pk().pack_int64(v);
+  }
+  void uint64(uint64_t v) {
+    if (ok_) pk().pack_uint64(v);
+  }
   // Always the 9-byte float64 form.  (msgpack::packer::pack_double writes
   // integral doubles such as 2.0 as integers, which would turn a REAL
   // into an INTEGER on the SQLite side.)
@@ -88,15 +96,22 @@ class Encoder {
     pk().pack_bin_body(reinterpret_cast<const char*>(b.data()), static_cast<uint32_t>(b.size()));
   }
   // Exactly n elements (array) or n key/value pairs (map) must follow.
-  void array_header(size_t n) { if (fits(n)) pk().pack_array(static_cast<uint32_t>(n)); }
-  void map_header(size_t n) { if (fits(n)) pk().pack_map(static_cast<uint32_t>(n)); }
+  void array_header(size_t n) {
+    if (fits(n)) pk().pack_array(static_cast<uint32_t>(n));
+  }
+  void map_header(size_t n) {
+    if (fits(n)) pk().pack_map(static_cast<uint32_t>(n));
+  }
   // A Value tree (maps in insertion order), through the writers above.
   void value(const Value& v);
 
   // False once a length did not fit (see above): discard the bytes.
   bool ok() const noexcept { return ok_; }
   // Empty the buffer (capacity kept) and reset ok().
-  void clear() noexcept { buf_.clear(); ok_ = true; }
+  void clear() noexcept {
+    buf_.clear();
+    ok_ = true;
+  }
   std::span<const uint8_t> span() const noexcept { return buf_.span(); }
   const uint8_t* data() const noexcept { return buf_.data(); }
   size_t size() const noexcept { return buf_.size(); }

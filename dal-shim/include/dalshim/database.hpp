@@ -45,7 +45,10 @@ namespace dalshim {
 class DalBuffer {
  public:
   DalBuffer() = default;
-  DalBuffer(DalBuffer&& o) noexcept : p_(o.p_), n_(o.n_) { o.p_ = nullptr; o.n_ = 0; }
+  DalBuffer(DalBuffer&& o) noexcept : p_(o.p_), n_(o.n_) {
+    o.p_ = nullptr;
+    o.n_ = 0;
+  }
   DalBuffer& operator=(DalBuffer&& o) noexcept;
   ~DalBuffer() { reset(); }
   DalBuffer(const DalBuffer&) = delete;
@@ -69,8 +72,7 @@ class Database {
   // Open a handle on data_dir (must exist).  options: dal.h's, plus the
   // shim's plant_leak=shim_malloc (docs/shim.md), exactly as dalshim_open
   // takes them.  lib: nullptr = Library::default_instance().
-  static Result<Database> open(const std::string& data_dir, const std::string& options = {},
-                               Library* lib = nullptr);
+  static Result<Database> open(const std::string& data_dir, const std::string& options = {}, Library* lib = nullptr);
 
   Database() = default;
   Database(Database&& o) noexcept;

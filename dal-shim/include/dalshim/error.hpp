@@ -53,14 +53,23 @@ inline const char* code_name(int32_t code) noexcept { return dalshim_code_name(c
 template <class T>
 class [[nodiscard]] Result {
  public:
-  Result(T v) : v_(std::in_place_index<0>, std::move(v)) {}            // NOLINT
-  Result(Error e) : v_(std::in_place_index<1>, std::move(e)) {}        // NOLINT
+  Result(T v) : v_(std::in_place_index<0>, std::move(v)) {}      // NOLINT
+  Result(Error e) : v_(std::in_place_index<1>, std::move(e)) {}  // NOLINT
   bool ok() const noexcept { return v_.index() == 0; }
   explicit operator bool() const noexcept { return ok(); }
   // Throws the held Error if !ok().
-  T& value() & { check(); return std::get<0>(v_); }
-  const T& value() const& { check(); return std::get<0>(v_); }
-  T&& value() && { check(); return std::get<0>(std::move(v_)); }
+  T& value() & {
+    check();
+    return std::get<0>(v_);
+  }
+  const T& value() const& {
+    check();
+    return std::get<0>(v_);
+  }
+  T&& value() && {
+    check();
+    return std::get<0>(std::move(v_));
+  }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }
@@ -68,7 +77,9 @@ class [[nodiscard]] Result {
   const Error& error() const { return std::get<1>(v_); }
 
  private:
-  void check() const { if (!ok()) throw std::get<1>(v_); }
+  void check() const {
+    if (!ok()) throw std::get<1>(v_);
+  }
   std::variant<T, Error> v_;
 };
 

@@ -48,8 +48,7 @@ inline void* resize_for(std::vector<uint8_t>& v, size_t n) noexcept {
 inline int64_t take_pending_into(std::vector<uint8_t>& out, int64_t n) noexcept {
   void* where = nullptr;
   return take_pending_response(
-      n,
-      [&](size_t m) noexcept { return resize_for(out, m); },
+      n, [&](size_t m) noexcept { return resize_for(out, m); },
       [](void* p, size_t m) noexcept { return dalshim_take_pending(p, m); }, &where);
 }
 

@@ -29,8 +29,21 @@ struct ExecResult;
 class Query {
  public:
   enum Method : int {
-    kIn, kFind, kFields, kJoin, kGroup, kSort, kLimit, kOffset,
-    kInsert, kSet, kDelete, kOnConflict, kDoUpdate, kDoNothing, kMethodCount
+    kIn,
+    kFind,
+    kFields,
+    kJoin,
+    kGroup,
+    kSort,
+    kLimit,
+    kOffset,
+    kInsert,
+    kSet,
+    kDelete,
+    kOnConflict,
+    kDoUpdate,
+    kDoNothing,
+    kMethodCount
   };
   static const char* method_name(Method m) noexcept;
 
@@ -38,8 +51,21 @@ class Query {
   // db: the database file name inside the handle's data directory.
   explicit Query(std::string db, const Database* owner = nullptr) : db_(std::move(db)), owner_(owner) {}
 
-  Query& Id(uint64_t id) { id_ = id; return *this; }
-  Query& Db(std::string name) { db_ = std::move(name); return *this; }
+  Query& Id(uint64_t id) {
+    id_ = id;
+    return *this;
+  }
+  Query& Db(std::string name) {
+    db_ = std::move(name);
+    return *this;
+  }
+  // Ask for SQLite's extended result code in an error response (request
+  // key "codes", docs/protocol.md): Error::sqlite_code() is then set.  Off
+  // by default, so the request and its response keep their reference bytes.
+  Query& Codes(bool on = true) {
+    codes_ = on;
+    return *this;
+  }
 
   Query& In(std::string table);
   Query& In(std::string table, std::string alias);
@@ -62,9 +88,10 @@ class Query {
   Query& Tx(const std::vector<Query>& statements);
 
   uint64_t id() const noexcept { return id_; }
+  bool codes() const noexcept { return codes_; }
   const std::string& db() const noexcept { return db_; }
 
-  // The request as a Value tree ({id, db, commands}).
+  // The request as a Value tree ({id, db, commands[, codes]}).
   Value to_value() const;
   // The commands array alone.
   Value commands() const;
@@ -83,6 +110,7 @@ class Query {
 
  private:
   uint64_t id_ = 0;
+  bool codes_ = false;
   std::string db_ = "database.sqlite";
   const Database* owner_ = nullptr;
   std::array<std::optional<Array>, kMethodCount> args_;

@@ -114,8 +114,8 @@ struct ExecResult {
 
 class Response {
  public:
-  Response(Rows r) : v_(std::move(r)) {}         // NOLINT
-  Response(ExecResult e) : v_(e) {}              // NOLINT
+  Response(Rows r) : v_(std::move(r)) {}  // NOLINT
+  Response(ExecResult e) : v_(e) {}       // NOLINT
   bool is_rows() const noexcept { return v_.index() == 0; }
   uint64_t id() const noexcept { return is_rows() ? std::get<0>(v_).id : std::get<1>(v_).id; }
   // Throw std::bad_variant_access on the wrong kind.

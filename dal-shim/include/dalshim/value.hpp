@@ -36,20 +36,19 @@ class Value {
   enum class Type { Nil, Bool, Int, Double, String, Binary, Array, Map };
 
   Value() noexcept = default;
-  Value(std::nullptr_t) noexcept {}                               // NOLINT
-  Value(bool b) : v_(b) {}                                        // NOLINT
+  Value(std::nullptr_t) noexcept {}  // NOLINT
+  Value(bool b) : v_(b) {}           // NOLINT
   template <std::integral I>
-    requires(!std::same_as<I, bool>)
-  Value(I i) : v_(static_cast<int64_t>(i)) {}                     // NOLINT
-  Value(double d) : v_(d) {}                                      // NOLINT
-  Value(float d) : v_(static_cast<double>(d)) {}                  // NOLINT
-  Value(const char* s) : v_(std::string(s)) {}                    // NOLINT
-  Value(std::string s) : v_(std::move(s)) {}                      // NOLINT
-  Value(std::string_view s) : v_(std::string(s)) {}               // NOLINT
-  Value(Binary b) : v_(std::move(b)) {}                           // NOLINT
-  Value(Array a) : v_(std::move(a)) {}                            // NOLINT
-  Value(Map m) : v_(std::move(m)) {}                              // NOLINT
-  Value(std::initializer_list<Entry> m) : v_(Map(m)) {}           // NOLINT
+  requires(!std::same_as<I, bool>) Value(I i) : v_(static_cast<int64_t>(i)) {}  // NOLINT
+  Value(double d) : v_(d) {}                                                    // NOLINT
+  Value(float d) : v_(static_cast<double>(d)) {}                                // NOLINT
+  Value(const char* s) : v_(std::string(s)) {}                                  // NOLINT
+  Value(std::string s) : v_(std::move(s)) {}                                    // NOLINT
+  Value(std::string_view s) : v_(std::string(s)) {}                             // NOLINT
+  Value(Binary b) : v_(std::move(b)) {}                                         // NOLINT
+  Value(Array a) : v_(std::move(a)) {}                                          // NOLINT
+  Value(Map m) : v_(std::move(m)) {}                                            // NOLINT
+  Value(std::initializer_list<Entry> m) : v_(Map(m)) {}                         // NOLINT
 
   static Value array(std::initializer_list<Value> items) { return Value(Array(items)); }
   static Value binary(const void* p, size_t n) {
