@@ -50,13 +50,15 @@ func (c *stmtCache) put(sql []byte, stmt *sqlite.Stmt) bool {
 	return true
 }
 
-// clear finalizes every cached statement.
+// clear finalizes every cached statement; the connection is closing, so the
+// cache is left empty and its index dropped for the GC rather than cleared
+// entry by entry.
 func (c *stmtCache) clear() {
 	for e := c.lru.Front(); e != nil; e = e.Next() {
 		finalize(e.Value.(*cachedStmt).stmt)
 	}
 	c.lru.Init()
-	clear(c.byText)
+	c.byText = make(map[string]*list.Element)
 }
 
 func finalize(s *sqlite.Stmt) {
