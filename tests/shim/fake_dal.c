@@ -6,8 +6,12 @@
 **   libfakedal_ok.so           version 1.0.0, every symbol
 **   libfakedal_badversion.so   dal_version() = 2000000
 **   libfakedal_nostats.so      lacks dal_stats
+**   libfakedal_takefails.so    every response is "too large" (1 MiB, beyond
+**                              the shim's scratch) and dal_take_pending fails
+**                              with DAL_E_INTERNAL: the shim's cleanup path
 **
-** Every query answers the 34-byte "no such table: data" response for id 9.
+** Every other query answers the 34-byte "no such table: data" response for
+** id 9.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -48,12 +52,22 @@ int64_t dal_query_into(int64_t h, const void *req, size_t len, void *buf, size_t
   (void)len;
   if (h != 1) return fail(DAL_E_HANDLE, "fake: bad handle");
   if (!req) return fail(DAL_E_NULL, "fake: req is NULL");
+#ifdef FAKE_TAKE_FAILS
+  (void)buf;
+  (void)cap;
+  g_pending = 1;
+  return 1 << 20;
+#endif
   if (cap < sizeof kResp) { g_pending = 1; return sizeof kResp; }
   memcpy(buf, kResp, sizeof kResp);
   return sizeof kResp;
 }
 int64_t dal_take_pending(void *buf, size_t cap) {
   if (!g_pending) return fail(DAL_E_MISUSE, "fake: no pending response");
+#ifdef FAKE_TAKE_FAILS
+  g_pending = 0;
+  return fail(DAL_E_INTERNAL, "fake: take_pending fails");
+#endif
   if (cap < sizeof kResp) return sizeof kResp;
   memcpy(buf, kResp, sizeof kResp);
   g_pending = 0;
