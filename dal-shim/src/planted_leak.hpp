@@ -14,7 +14,7 @@
 
 namespace dalshim::detail {
 
-// Default and bound of plant_leak_bytes, the DAL's (engine/options.go).
+// Default and bound of plant_leak_bytes: the DAL's, documented in dal.h (OPEN).
 constexpr int64_t kPlantDefaultBytes = 16;
 constexpr int64_t kPlantMaxBytes = 1 << 20;
 
