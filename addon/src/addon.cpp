@@ -71,7 +71,7 @@ Napi::Value EncodeRequest(const Napi::CallbackInfo& info) {
   const uint64_t id = request_id_arg(info[0]);
   Addon& a = Addon::of(env);
   dalshim::Encoder enc;  // not the scratch: the caller keeps the bytes
-  JsEncoder(env, enc, a.object_prototype.Value()).request(id, info[1], info[2], info[3]);
+  a.encoder_for(enc).request(id, info[1], info[2], info[3]);
   auto bytes = enc.span();
   return Napi::Buffer<uint8_t>::Copy(env, bytes.data(), bytes.size());
 }
@@ -139,6 +139,7 @@ Addon::Addon(Napi::Env env) : env_(env), response_(kResponseScratch) {
   Napi::Object global = env.Global();
   Napi::Object object_ctor = global.Get("Object").As<Napi::Object>();
   object_prototype = Napi::Persistent(object_ctor.Get("prototype").As<Napi::Object>());
+  object_keys = Napi::Persistent(object_ctor.Get("keys").As<Napi::Function>());
   account_scratch();
 }
 
@@ -146,6 +147,10 @@ Addon::~Addon() {
   // The environment is ending: V8 no longer needs to hear about the scratch
   // (and may be going away), only the thread's tally does.
   forget_external(reported_bytes_);
+}
+
+JsEncoder Addon::encoder_for(dalshim::Encoder& enc) const {
+  return JsEncoder(env_, enc, object_prototype.Value(), object_keys.Value());
 }
 
 void Addon::trim_scratch() {

@@ -18,6 +18,8 @@
 
 namespace dalkit {
 
+class JsEncoder;
+
 class Addon {
  public:
   explicit Addon(Napi::Env env);
@@ -26,6 +28,8 @@ class Addon {
   Addon& operator=(const Addon&) = delete;
 
   static Addon& of(Napi::Env env) { return *env.GetInstanceData<Addon>(); }
+  // An encoder of JS values into enc, for this environment.
+  JsEncoder encoder_for(dalshim::Encoder& enc) const;
 
   // A DalError (lib/errors.js) for a shim/DAL code, ready to throw or to
   // reject a promise with.  request_id < 0: unknown.
@@ -82,6 +86,7 @@ class Addon {
   Napi::FunctionReference database_ctor;
   Napi::FunctionReference dal_error_ctor;   // set by init() from lib/errors.js
   Napi::ObjectReference object_prototype;   // Object.prototype, for the encoder's plain-object test
+  Napi::FunctionReference object_keys;      // Object.keys, for the encoder's map keys
 
  private:
   Napi::Env env_;

@@ -120,7 +120,7 @@ Napi::Value Database::Execute(const Napi::CallbackInfo& info) {
   Addon::Lease lease(a);
   dalshim::Encoder& enc = lease.encoder();
   enc.clear();
-  JsEncoder(env, enc, a.object_prototype.Value()).request(id, info[1], info[2], info[3]);
+  a.encoder_for(enc).request(id, info[1], info[2], info[3]);
   check_open(env);  // a getter in the query may have closed the database
   auto resp = run(env, enc.span(), lease.response());
   Decoded d = decode_response(env, a, resp, shape, id);
@@ -141,7 +141,7 @@ Napi::Value Database::ExecuteAsync(const Napi::CallbackInfo& info) {
   check_open(env);
   const uint64_t id = next_id_++;
   dalshim::Encoder enc;
-  JsEncoder(env, enc, a.object_prototype.Value()).request(id, info[1], info[2], info[3]);
+  a.encoder_for(enc).request(id, info[1], info[2], info[3]);
   check_open(env);
   auto req = enc.span();
   return AsyncQuery::Builder(env, this, std::vector<uint8_t>(req.begin(), req.end()), shape, id);

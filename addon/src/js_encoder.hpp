@@ -38,9 +38,10 @@ inline constexpr int kMaxDepth = 64;
 
 class JsEncoder {
  public:
-  // object_prototype: Object.prototype of this environment.
-  JsEncoder(napi_env env, dalshim::Encoder& out, napi_value object_prototype)
-      : env_(env), out_(out), object_prototype_(object_prototype) {}
+  // object_prototype and object_keys: Object.prototype and Object.keys of
+  // this environment.
+  JsEncoder(napi_env env, dalshim::Encoder& out, napi_value object_prototype, napi_value object_keys)
+      : env_(env), out_(out), object_prototype_(object_prototype), object_keys_(object_keys) {}
 
   // {id, db, commands: [{method, args}, ...]} from the builder's parallel
   // arrays (lib/builder.js: query.methods, query.args).
@@ -70,6 +71,7 @@ class JsEncoder {
   napi_env env_;
   dalshim::Encoder& out_;
   napi_value object_prototype_;
+  napi_value object_keys_;
   // The path's root: "<method>.args" from root_method_ (a JS string, turned
   // into text only when a value is refused), or root_ when that is null.
   napi_value root_method_ = nullptr;

@@ -29,6 +29,7 @@ function native() {
   const json = join(dir, 'native.json');
   const r = spawnSync(join(outDir, 'dalstress'), ['--queries', String(n), '--sample-every', String(Math.ceil(n / 10)),
     '--db-dir', dir, '--json', json, '--progress', 'off'], { encoding: 'utf8' });
+  if (r.error) throw new Error(`cannot run ${join(outDir, 'dalstress')}: ${r.error.message} (build it, or set DALKIT_OUT)`);
   if (r.status !== 0) throw new Error(`dalstress exited ${r.status}: ${r.stderr}`);
   return JSON.parse(readFileSync(json, 'utf8')).timing.queries_per_second;
 }
