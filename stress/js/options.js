@@ -41,11 +41,11 @@ verdict.  Options shared with dalstress mean the same there.
                       1 = every query)
   --max-errors N      stop after N errors (default 1000); the run then fails
   --monitor-param K=V extra dalmon_start parameter, e.g. slope.rss=4 (repeatable)
-  --jit               Node: run V8 with its optimizing compilers.  By default the
-                      driver runs in V8's lite mode (interpreter and baseline
-                      code only), which keeps ~4-6 MB of compiler code and
-                      compiled driver code out of the measured RSS; the
-                      round trips are native-bound either way (docs/api.md)
+  --lite              Node: run V8 in lite mode (interpreter and baseline code,
+                      no optimizing compiler).  Default: Node as users run it.
+                      Lite mode keeps ~4-6 MB of compiler code pages out of the
+                      measured RSS but slows JS-heavy paths (--api builder);
+                      see docs/api.md
   --progress auto|line|plain|off
                       progress on stderr: auto = one updating line on a TTY,
                       plain periodic lines otherwise (default auto)
@@ -117,7 +117,7 @@ export function parseOptions(argv, vias = ['addon']) {
         'monitor-param': { type: 'string', multiple: true },
         progress: { type: 'string' },
         via: { type: 'string' },
-        jit: { type: 'boolean' },
+        lite: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -141,7 +141,7 @@ export function parseOptions(argv, vias = ['addon']) {
     monitorParams: v['monitor-param'] ?? [],
     progress: v.progress !== undefined ? oneOf(v.progress, '--progress', ['auto', 'line', 'plain', 'off']) : 'auto',
     via: v.via !== undefined ? oneOf(v.via, '--via', vias) : vias[0],
-    jit: !!v.jit,
+    lite: !!v.lite,
   };
   if (o.dbDir === '') throw new UsageError('option --db-dir: empty directory name');
   if (o.json === '') throw new UsageError('option --json: empty file name');

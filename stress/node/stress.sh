@@ -30,8 +30,8 @@ if [ "$needs_build" = 1 ]; then
   fi
 fi
 
-flags=(--expose-gc --lite-mode --no-expose-wasm)
+flags=(--expose-gc)
 for a in "$@"; do
-  [ "$a" = "--jit" ] && flags=(--expose-gc)
+  [ "$a" = "--lite" ] && flags=(--expose-gc --lite-mode --no-expose-wasm)
 done
 exec node "${flags[@]}" "$root/stress/node/main.js" "$@"
