@@ -7,6 +7,7 @@
 
 #include "dalshim.h"
 #include "last_error.hpp"
+#include "unpack_limits.hpp"
 
 namespace dalshim {
 
@@ -87,7 +88,7 @@ Result<ResponseView> parse_response(std::span<const uint8_t> bytes, msgpack::zon
     size_t off = 0;
     bool referenced = false;
     root = msgpack::unpack(zone, reinterpret_cast<const char*>(bytes.data()), bytes.size(), off, referenced,
-                           reference_everything);
+                           reference_everything, nullptr, detail::unpack_limits_for(bytes.size()));
     if (off != bytes.size()) return bad(std::to_string(bytes.size() - off) + " trailing bytes");
   } catch (const std::bad_alloc&) {
     return detail::fail(DALSHIM_E_NOMEM, "out of memory decoding a DAL response");
