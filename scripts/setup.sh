@@ -34,7 +34,7 @@ if [[ ! -f $build/build.ninja ]]; then
   parts="the Go DAL, the C++ shim"
   [[ -f $root/addon/CMakeLists.txt ]] && parts+=", the Node addon"
   quiet_say "first run: building $parts, the stress drivers and the tests into $(quiet_rel "$build")/" \
-    "(about 5 min on 2 cores; log: $(quiet_rel "$logs/build.log"))"
+    "(3-6 min on 2 cores; log: $(quiet_rel "$logs/build.log"))"
   quiet_step "$logs/build.log" "configure (cmake)" cmake -S "$root" -B "$build" -G Ninja "$@"
 elif (($#)); then
   quiet_step "$logs/build.log" "configure (cmake)" cmake -S "$root" -B "$build" -G Ninja "$@"

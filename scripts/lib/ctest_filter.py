@@ -13,9 +13,11 @@ import signal
 import sys
 
 # "12/164 Test #171: name (may hold spaces) ......   Passed    0.08 sec"; the
-# result follows the dot leader: Passed, ***Skipped, ***Failed, ***Timeout,
-# ***Not Run (Disabled), ***Exception: ...
-STATUS = re.compile(r"^\s*(\d+)/(\d+) Test\s+#\d+: .*?\.{2,}\s*(\*{3})?(\S.*?)\s+[\d.]+ sec\s*$")
+# result is the first word after the dot leader: Passed, ***Skipped,
+# ***Failed, ***Timeout, ***Not Run, ***Exception.  A failure's reason may
+# hold a newline (a required regex), so the line need not end in "sec".
+STATUS = re.compile(r"^\s*(\d+)/(\d+) Test\s+#\d+: ")
+RESULT = re.compile(r"\.{3,}\s*(?:\*{3})?(\w+)")
 START = re.compile(r"^\s*Start\s+\d+: ")
 SUMMARY = re.compile(r"^\d+% tests passed")
 
@@ -40,8 +42,9 @@ def main():
                 continue
             m = STATUS.match(line)
             if m:
-                done, total, result = int(m.group(1)), int(m.group(2)), m.group(4)
-                bad = not (result.startswith("Passed") or result.startswith("Skipped"))
+                done, total = int(m.group(1)), int(m.group(2))
+                r = RESULT.search(line)
+                bad = not (r and r.group(1) in ("Passed", "Skipped"))
                 showing = bad
                 if bad:
                     failed += 1
