@@ -29,6 +29,10 @@ let scratch = new Uint8Array(INITIAL_CAPACITY);
 // most 5 bytes and never takes the codec's wide-integer path.
 const MAX_ID = 0xffffffff;
 
+// dalshim.h codes the session raises itself, as the addon does.
+const E_MISUSE = -7;  // DALSHIM_E_MISUSE: takePending() with nothing pending
+const E_CLOSED = -24; // DALSHIM_E_CLOSED: the Database is closed
+
 // Options as the addon takes them: "k=v;k=v" or {k: v} (undefined skipped).
 function optionString(options) {
   if (options === undefined || options === null) return '';
@@ -80,6 +84,15 @@ export function createSession(binding) {
       else return { buf, n };
     }
     return { buf: scratch, n };
+  }
+
+  // The shim's pending response of n bytes (after dalshim_query_into said n),
+  // as a JS-owned copy.
+  function takeFromShim(n) {
+    const buf = new Uint8Array(n);
+    const m = check(raw.dalshim_take_pending(buf, buf.length));
+    if (m !== n) throw makeError(E_RESPONSE, `dalshim_take_pending returned ${m} bytes, expected ${n}`);
+    return buf;
   }
 
   // Mode (a): a JS-owned copy of the response; the native buffer is freed
@@ -215,6 +228,11 @@ export function createSession(binding) {
      */
     queryInto(bytes, target) {
       const n = check(raw.dalshim_query_into(this.#h, bytes, bytes.length, target, target.length));
+      // Held by this Database at once, as the addon does: the shim keeps ONE
+      // pending response per thread, which any later too-small call (another
+      // Database, a builder query) would replace; and the newest too-small
+      // response replaces an older one not taken (sync or async alike).
+      if (n > target.length) this.#pendingCopy = takeFromShim(n);
       this.count(bytes.length, n);
       return n;
     }
@@ -223,19 +241,19 @@ export function createSession(binding) {
       // on a pool: the copy from queryRawAsync is written into target.
       const r = await this.queryRawAsync(bytes);
       if (r.length <= target.length) target.set(r);
-      else this.#pendingCopy = r;
+      else this.#pendingCopy = r; // the newest too-small response wins
       return r.length;
     }
     #pendingCopy = null;
     takePending(target) {
-      if (this.#pendingCopy !== null) {
-        const r = this.#pendingCopy;
-        if (r.length > target.length) return r.length;
-        this.#pendingCopy = null;
-        target.set(r);
-        return r.length;
-      }
-      return check(raw.dalshim_take_pending(target, target.length));
+      // The addon's errors: a closed Database first, then nothing pending.
+      if (!this.#open) throw makeError(E_CLOSED, 'database is closed');
+      const r = this.#pendingCopy;
+      if (r === null) throw makeError(E_MISUSE, 'no pending response: takePending() follows a queryInto() whose target was too small');
+      if (r.length > target.length) return r.length;
+      this.#pendingCopy = null;
+      target.set(r);
+      return r.length;
     }
 
     /** {queries, requestBytes, responseBytes} through this Database. */
@@ -248,6 +266,7 @@ export function createSession(binding) {
     close() {
       if (!this.#open) return;
       this.#open = false;
+      this.#pendingCopy = null; // a closed Database holds nothing
       finalizer.unregister(this);
       check(raw.dalshim_close(this.#h));
     }

@@ -211,6 +211,53 @@ export function ffiSuite(ctx) {
     });
   });
 
+  test('takePending as the addon: the newest too-small response wins; closed -> DALSHIM_E_CLOSED', async () => {
+    const misuse = (e) => e instanceof DalError && e.code === 'DAL_E_MISUSE' && e.errno === -7;
+    await withDb(ctx, async (db) => {
+      db.In('data').Insert({ id: 1, blob: new Uint8Array(1000).fill(1) }).run();
+      db.In('data').Insert({ id: 2, blob: new Uint8Array(2000).fill(2) }).run();
+      const reqA = db.encode(db.In('data').Find({ id: 1 }).Fields('blob'), 5);
+      const reqB = db.encode(db.In('data').Find({ id: 2 }).Fields('blob'), 6);
+      const respA = hex(db.queryRaw(reqA));
+      const respB = hex(db.queryRaw(reqB));
+      const small = new Uint8Array(16);
+      const take = () => {
+        const t = new Uint8Array(4096);
+        const n = db.takePending(t);
+        return hex(t.subarray(0, n));
+      };
+      assert.throws(() => db.takePending(new Uint8Array(4096)), misuse);
+      // async too small, then sync too small: the sync (newer) one is taken.
+      assert.ok(await db.queryIntoAsync(reqA, small) > small.length);
+      assert.ok(db.queryInto(reqB, small) > small.length);
+      assert.equal(take(), respB);
+      assert.throws(() => db.takePending(new Uint8Array(4096)), misuse);
+      // sync too small, then async too small: the async (newer) one; the
+      // older one is gone, not handed out by a second takePending.
+      assert.ok(db.queryInto(reqB, small) > small.length);
+      assert.ok(await db.queryIntoAsync(reqA, small) > small.length);
+      assert.equal(take(), respA);
+      assert.throws(() => db.takePending(new Uint8Array(4096)), misuse);
+    });
+    // A closed Database throws DALSHIM_E_CLOSED, pending response or not.
+    await withDb(ctx, async (db, dir) => {
+      db.In('data').Insert({ id: 1, blob: new Uint8Array(1000) }).run();
+      const other = ctx.binding.open({ dir });
+      try {
+        const req = db.encode(db.In('data').Find({ id: 1 }).Fields('blob'), 7);
+        const n = other.queryInto(req, new Uint8Array(16));
+        assert.ok(n > 16);
+        other.close();
+        assert.throws(() => other.takePending(new Uint8Array(n)), (e) => e instanceof DalError &&
+          e.code === 'DALSHIM_E_CLOSED' && e.errno === -24 && e.message === 'database is closed');
+        // The closed Database's response did not stay behind for another.
+        assert.throws(() => db.takePending(new Uint8Array(n)), misuse);
+      } finally {
+        other.close();
+      }
+    });
+  });
+
   test('queryRaw frees every response buffer exactly once', async () => {
     await withDb(ctx, (db) => {
       const live = stat(ctx, STAT_BUFFERS_LIVE);
