@@ -255,6 +255,11 @@ async function workersLoop({ o, binding, dir, run, monitor, progress, sampleNow,
   const rest = o.queries - 1;
   const progressSlots = new BigInt64Array(new SharedArrayBuffer(8 * n));
   const stop = new Int32Array(new SharedArrayBuffer(4));
+  // The run's error count so far (the main thread's first query included);
+  // workers add theirs and stop when it reaches --max-errors.
+  // 64-bit: --max-errors goes up to 2^50.
+  const errorCount = new BigInt64Array(new SharedArrayBuffer(8));
+  errorCount[0] = BigInt(errors);
   const workers = [];
   const finished = [];
   let failure = null;
@@ -264,7 +269,7 @@ async function workersLoop({ o, binding, dir, run, monitor, progress, sampleNow,
       workerData: {
         bindingUrl: binding.moduleUrl, dir, options: openOptions(o), api: o.api, async: o.async,
         latencyEvery: o.latencyEvery, queries: share, run, plant: o.plant, index: i,
-        progress: progressSlots, stop, maxErrors: o.maxErrors,
+        progress: progressSlots, stop, errorCount, maxErrors: o.maxErrors,
       },
     });
     const state = { worker: w, done: false, exited: false, errors: 0, replies: [] };

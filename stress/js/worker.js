@@ -33,10 +33,15 @@ const onError = (message) => parentPort.postMessage({ type: 'error', message });
 const wl = new Workload({ db, api: w.api, latencyEvery: w.latencyEvery, onError, plant: makeJsPlant(w.plant) });
 let done = 0;
 let errors = 0;
-while (done < w.queries && Atomics.load(w.stop, 0) === 0 && errors < w.maxErrors) {
+// --max-errors bounds the run's total, not each worker's: every worker adds
+// its errors to the shared count (which starts with the main thread's) and
+// all stop once it reaches the limit.
+while (done < w.queries && Atomics.load(w.stop, 0) === 0 && Atomics.load(w.errorCount, 0) < w.maxErrors) {
   const n = Math.min(CHUNK, w.queries - done);
   done += w.async ? await wl.runAsync(n) : wl.run(n);
-  errors += wl.flush(binding.monitor, w.run).errors;
+  const e = wl.flush(binding.monitor, w.run).errors;
+  errors += e;
+  if (e > 0) Atomics.add(w.errorCount, 0, BigInt(e));
   Atomics.store(w.progress, w.index, BigInt(done));
   await yieldNow();
 }

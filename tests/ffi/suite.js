@@ -339,6 +339,29 @@ export function ffiSuite(ctx) {
     assert.match(r.stdout, /VERDICT: ERROR/);
   }, 120_000);
 
+  test('--max-errors bounds the whole run, not each of --workers N', async () => {
+    // A "data" table: the reference query ("no such table: data") gets a
+    // wrong answer every time, so every query is an error.
+    const dir = freshDir(ctx);
+    try {
+      const max = 3000;
+      const workers = 2;
+      const chunk = 1024; // stress/js/worker.js checks the count between chunks
+      const [cmd, ...args] = ctx.stressCommand(['--queries', '20001', '--workers', String(workers),
+        '--max-errors', String(max), '--db-dir', dir, '--progress', 'off']);
+      const r = await child(cmd, args);
+      assert.equal(r.code, 2, r.stdout.slice(-3000) + r.stderr.slice(-3000));
+      const m = /stopped after (\d+) errors/.exec(r.stdout + r.stderr);
+      assert.ok(m, r.stdout.slice(-3000));
+      // Counted per worker, each would go on to `max` (>= 2 * max in all);
+      // counted together, each worker ends at most one chunk past the limit.
+      const errors = Number(m[1]);
+      assert.ok(errors >= max && errors < max + workers * chunk, `${errors} errors`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 240_000);
+
   test('a planted JS leak is caught and attributed', async () => {
     const [cmd, ...args] = ctx.stressCommand(['--queries', '200000', '--progress', 'off', '--plant-leak', `${ctx.plantLayer}:512`]);
     const r = await child(cmd, args);
