@@ -213,8 +213,13 @@ export function createSession(binding) {
       }
       const p = await raw.dalshim_query_async(this.#h, bytes, bytes.length);
       if (memory.isNull(p)) {
-        // The shim's message is thread-local to the pool thread that failed.
-        throw makeError(undefined, 'dalshim_query failed on a thread-pool thread (its message and code stay on that thread)');
+        // The shim records a failure's code and message per thread
+        // (dalshim_last_error*), and the runtime runs only this one call on
+        // its pool thread: both stay there.  Reading them needs an entry point
+        // that returns the code with the call (ffi/README.md, "Async errors").
+        // Never re-sent to find out: a write would run twice.
+        throw makeError(undefined, 'dalshim_query failed on a thread-pool thread: its error code and message are '
+          + 'thread-local to that thread and were lost (the request was not sent again; queryRaw() reports them)');
       }
       const out = takeOwned(p);
       this.count(bytes.length, out.length);

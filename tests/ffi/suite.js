@@ -285,6 +285,26 @@ export function ffiSuite(ctx) {
     });
   });
 
+  test('an async shim failure is a DalError, sent once; off-thread its code is reported as lost', async () => {
+    await withDb(ctx, async (db) => {
+      const bad = Uint8Array.from([0xc1]); // not MessagePack: the shim refuses it (DAL_E_DECODE)
+      const calls = stat(ctx, STAT_CALLS);
+      let syncMessage = '';
+      assert.throws(() => db.queryRaw(bad), (e) => {
+        syncMessage = e.message;
+        return e instanceof DalError && e.code === 'DAL_E_DECODE' && e.errno === -3 && /0xc1/.test(e.message);
+      });
+      const onPool = typeof ctx.binding.binding().raw.dalshim_query_async === 'function';
+      await assert.rejects(db.queryRawAsync(bad), (e) => e instanceof DalError && (onPool
+        // Deno, koffi: the shim's code and message stay on the pool thread
+        // (ffi/README.md, "Async errors"); the error says so plainly.
+        ? e.code === 'DAL_E_UNKNOWN' && e.errno === 0 && /error code and message .* lost/.test(e.message)
+        // Bun: the call runs on the JS thread, so the real code comes back.
+        : e.code === 'DAL_E_DECODE' && e.errno === -3 && e.message === syncMessage));
+      assert.equal(stat(ctx, STAT_CALLS), calls + 2, 'each request reached the shim exactly once');
+    }, null);
+  });
+
   test('process.exit() and Ctrl-C work with the Go runtime loaded (spawned children)', async () => {
     const [cmd, ...pre] = ctx.childCommand('tests/ffi/signal_child.js');
     const dir = freshDir(ctx, null);
