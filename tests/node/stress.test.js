@@ -7,8 +7,8 @@
 // --test-name-pattern), so the two 1M-query plant runs go in parallel.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { root, tempDir } from './helpers.js';
@@ -105,4 +105,23 @@ test('Ctrl-C: the run stops, the report says interrupted, exit 2', async () => {
   assert.equal(r.signal, null);
   assert.match(r.out, /interrupted/);
   assert.equal(r.report.verdict.exit_code, 2);
+});
+
+test('Ctrl-C during setup: npm run stress says interrupted and exits 130, not "setup failed"', async () => {
+  // stress/node/stress.sh in a scratch tree whose scripts/setup.sh ends the
+  // way bash ends on SIGINT (130), and one whose setup really fails (1).
+  for (const [rc, code, says] of [[130, 130, /stress: interrupted/], [1, 2, /stress: setup failed/]]) {
+    const tmp = tempDir('dalkit-node-stress-sh-');
+    try {
+      mkdirSync(join(tmp.dir, 'stress', 'node'), { recursive: true });
+      mkdirSync(join(tmp.dir, 'scripts'));
+      copyFileSync(join(root, 'stress', 'node', 'stress.sh'), join(tmp.dir, 'stress', 'node', 'stress.sh'));
+      writeFileSync(join(tmp.dir, 'scripts', 'setup.sh'), `exit ${rc}\n`);
+      const r = spawnSync('bash', [join(tmp.dir, 'stress', 'node', 'stress.sh')], { encoding: 'utf8' });
+      assert.equal(r.status, code, r.stderr);
+      assert.match(r.stderr, says);
+    } finally {
+      tmp.cleanup();
+    }
+  }
 });
