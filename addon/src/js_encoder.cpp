@@ -262,12 +262,14 @@ void JsEncoder::write_object(napi_value v, int depth) {
 
 void JsEncoder::write_string(napi_value s) {
   // Most strings (keys, table and column names) fit a stack buffer: one
-  // napi call.  A copy that fills the buffer may be truncated: then ask for
-  // the length and copy again into the reused text_.
+  // napi call.  The copy stops at a character boundary, so a truncated copy
+  // can end up to 3 bytes short of the buffer (a 4-byte char that did not
+  // fit): only a copy that left room for a whole 4-byte char plus the NUL is
+  // certainly the whole string.  Otherwise ask for the exact length.
   char stack[256];
   size_t n = 0;
   DALKIT_NAPI(env_, napi_get_value_string_utf8(env_, s, stack, sizeof stack, &n));
-  if (n + 1 < sizeof stack) {
+  if (n + 4 < sizeof stack) {
     out_.str(std::string_view(stack, n));
     return;
   }

@@ -104,3 +104,19 @@ test('a throwing getter in a filter propagates its own error', () => {
   const filter = { get a() { throw new RangeError('from the getter'); } };
   assert.throws(() => bytes(find(filter)), { name: 'RangeError', message: 'from the getter' });
 });
+
+test('strings around the 256-byte stack copy encode whole, whatever char straddles it', () => {
+  // napi_get_value_string_utf8 stops at a character boundary: a 2-, 3- or
+  // 4-byte char crossing byte 255 left n at 252..254 and the string was cut.
+  for (const ch of ['é', '€', '😀']) {
+    for (let len = 240; len <= 270; len++) {
+      for (const s of ['a'.repeat(len) + ch, 'a'.repeat(len - 1) + ch + 'b', ch.repeat(Math.ceil(len / ch.length))]) {
+        const want = Buffer.from(s, 'utf8');
+        const q = find({ k: s });
+        const got = bytes(q);
+        assert.equal(hex(got), hex(codec.encodeRequest(q.request(1), true)), `len ${len} ${JSON.stringify(ch)}`);
+        assert.ok(Buffer.from(got).includes(want), `all ${want.length} bytes of the string are sent (len ${len} ${ch})`);
+      }
+    }
+  }
+});
