@@ -87,6 +87,7 @@ class Addon {
   Napi::FunctionReference dal_error_ctor;   // set by init() from lib/errors.js
   Napi::ObjectReference object_prototype;   // Object.prototype, for the encoder's plain-object test
   Napi::FunctionReference object_keys;      // Object.keys, for the encoder's map keys
+  Napi::FunctionReference array_is_array;   // Array.isArray, for the encoder's Proxy-of-array test
 
  private:
   Napi::Env env_;

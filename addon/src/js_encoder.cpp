@@ -184,6 +184,15 @@ void JsEncoder::write(napi_value v, int depth) {
   write_object(v, depth);
 }
 
+bool JsEncoder::is_array_like_codec(napi_value v) {
+  napi_value undefined_value, result;
+  DALKIT_NAPI(env_, napi_get_undefined(env_, &undefined_value));
+  DALKIT_NAPI(env_, napi_call_function(env_, undefined_value, array_is_array_, 1, &v, &result));
+  bool is = false;
+  DALKIT_NAPI(env_, napi_get_value_bool(env_, result, &is));
+  return is;
+}
+
 void JsEncoder::enter(napi_value container, int depth) {
   if (depth >= kMaxDepth) refuse("nesting deeper than " + std::to_string(kMaxDepth) + " levels");
   for (napi_value a : ancestors_) {
@@ -197,7 +206,13 @@ void JsEncoder::enter(napi_value container, int depth) {
 void JsEncoder::write_array(napi_value v, int depth) {
   enter(v, depth);
   uint32_t n = 0;
-  DALKIT_NAPI(env_, napi_get_array_length(env_, v, &n));
+  if (napi_get_array_length(env_, v, &n) == napi_array_expected) {
+    // A Proxy of an array (Array.isArray is true, napi_is_array false): read
+    // its length the way ffi/codec.js does, through v.length.
+    napi_value length;
+    DALKIT_NAPI(env_, napi_get_named_property(env_, v, "length", &length));
+    DALKIT_NAPI(env_, napi_get_value_uint32(env_, length, &n));
+  }
   out_.array_header(n);
   const bool scoped = n > kScopeThreshold;
   for (uint32_t i = 0; i < n; ++i) {
@@ -216,11 +231,18 @@ void JsEncoder::write_object(napi_value v, int depth) {
   DALKIT_NAPI(env_, napi_get_prototype(env_, v, &proto));
   napi_valuetype pt;
   DALKIT_NAPI(env_, napi_typeof(env_, proto, &pt));
-  if (pt != napi_null) {
-    bool plain = false;
-    DALKIT_NAPI(env_, napi_strict_equals(env_, proto, object_prototype_, &plain));
-    if (!plain) refuse(describe(v) + " cannot be encoded (plain objects, arrays and Uint8Array only)");
+  bool plain = false;
+  if (pt != napi_null) DALKIT_NAPI(env_, napi_strict_equals(env_, proto, object_prototype_, &plain));
+  // napi_is_array is false for a Proxy of an array, and napi_get_prototype
+  // gives null for any Proxy (it does not run the getPrototypeOf trap);
+  // Array.isArray, what ffi/codec.js asks, is true.  Asked only for objects
+  // whose prototype is not Object.prototype, so plain objects, the common
+  // case, pay nothing for it.
+  if (!plain && is_array_like_codec(v)) {
+    write_array(v, depth);
+    return;
   }
+  if (pt != napi_null && !plain) refuse(describe(v) + " cannot be encoded (plain objects, arrays and Uint8Array only)");
   enter(v, depth);
   // Object.keys(v) itself: own, enumerable, string keys (integer-like
   // first), the order ffi/codec.js walks.  Calling the JS function is several

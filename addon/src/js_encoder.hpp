@@ -38,10 +38,15 @@ inline constexpr int kMaxDepth = 64;
 
 class JsEncoder {
  public:
-  // object_prototype and object_keys: Object.prototype and Object.keys of
-  // this environment.
-  JsEncoder(napi_env env, dalshim::Encoder& out, napi_value object_prototype, napi_value object_keys)
-      : env_(env), out_(out), object_prototype_(object_prototype), object_keys_(object_keys) {}
+  // object_prototype, object_keys and array_is_array: Object.prototype,
+  // Object.keys and Array.isArray of this environment.
+  JsEncoder(napi_env env, dalshim::Encoder& out, napi_value object_prototype, napi_value object_keys,
+            napi_value array_is_array)
+      : env_(env),
+        out_(out),
+        object_prototype_(object_prototype),
+        object_keys_(object_keys),
+        array_is_array_(array_is_array) {}
 
   // {id, db, commands: [{method, args}, ...]} from the builder's parallel
   // arrays (lib/builder.js: query.methods, query.args).
@@ -60,6 +65,8 @@ class JsEncoder {
   void write(napi_value v, int depth);
   void write_array(napi_value v, int depth);
   void write_object(napi_value v, int depth);
+  // Array.isArray(v): true also for a Proxy of an array.
+  bool is_array_like_codec(napi_value v);
   void enter(napi_value container, int depth);
   void leave() { ancestors_.pop_back(); }
   std::string utf8(napi_value s);
@@ -72,6 +79,7 @@ class JsEncoder {
   dalshim::Encoder& out_;
   napi_value object_prototype_;
   napi_value object_keys_;
+  napi_value array_is_array_;
   // The path's root: "<method>.args" from root_method_ (a JS string, turned
   // into text only when a value is refused), or root_ when that is null.
   napi_value root_method_ = nullptr;

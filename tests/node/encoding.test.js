@@ -120,3 +120,11 @@ test('strings around the 256-byte stack copy encode whole, whatever char straddl
     }
   }
 });
+
+test('a Proxy of an array is an array for the addon as for ffi/codec.js', () => {
+  const arr = new Proxy([1, 'two', [3]], {});
+  const q = find({ a: { $in: arr }, b: new Proxy({ x: 1 }, {}) });
+  assert.equal(hex(bytes(q)), hex(codec.encodeRequest(q.request(1), true)));
+  assert.equal(valueBytes(arr), valueBytes([1, 'two', [3]]));
+  assert.equal(valueBytes(new Proxy([], {})), '90');
+});
