@@ -41,7 +41,7 @@ Napi::Value Load(const Napi::CallbackInfo& info) {
   std::string path;
   if (info.Length() > 0 && !info[0].IsUndefined() && !info[0].IsNull()) {
     if (!info[0].IsString()) throw Napi::TypeError::New(env, "load(path): path must be a string");
-    path = info[0].As<Napi::String>();
+    path = c_string(info[0], "load(path): path");
   }
   auto lib = dalshim::Library::load_default(path);
   if (!lib) Addon::of(env).throw_dal_error(lib.error());
@@ -188,6 +188,13 @@ Napi::Value Addon::dal_error(int32_t code, const std::string& message, int64_t r
     return e.Value();
   }
   return dal_error_ctor.New({Napi::String::New(env, message), info});
+}
+
+std::string c_string(const Napi::Value& v, const char* what) {
+  std::string s = v.As<Napi::String>();
+  if (s.find('\0') != std::string::npos)
+    throw Napi::TypeError::New(v.Env(), std::string(what) + ": contains a NUL character");
+  return s;
 }
 
 }  // namespace dalkit

@@ -100,4 +100,10 @@ class Addon {
 // A request id argument: a safe non-negative integer or a BigInt < 2^63.
 uint64_t request_id_arg(const Napi::Value& v);
 
+// The UTF-8 text of a JS string that is handed on as a C string (a path, an
+// option string).  A string containing NUL is refused with a TypeError
+// naming `what`, as ffi/abi.js cString() does: C would read only the part
+// before it and open or load something else.
+std::string c_string(const Napi::Value& v, const char* what);
+
 }  // namespace dalkit

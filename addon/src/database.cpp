@@ -55,8 +55,8 @@ Database::Database(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Database>(
   if (!info[0].IsString()) throw Napi::TypeError::New(env, "Database(dir, options): dir must be a string");
   if (!info[1].IsString() && !info[1].IsUndefined())
     throw Napi::TypeError::New(env, "Database(dir, options): options must be a string");
-  std::string dir = info[0].As<Napi::String>();
-  std::string options = info[1].IsString() ? info[1].As<Napi::String>().Utf8Value() : std::string();
+  std::string dir = c_string(info[0], "Database(dir, options): dir");
+  std::string options = info[1].IsString() ? c_string(info[1], "Database(dir, options): options") : std::string();
   auto db = dalshim::Database::open(dir, options);
   if (!db) Addon::of(env).throw_dal_error(db.error());
   db_ = std::move(*db);

@@ -1,5 +1,7 @@
 #include "monitor.hpp"
 
+#include "addon.hpp"
+
 #include <dalmonitor.h>
 #include <dalshim.h>
 
@@ -35,7 +37,9 @@ int64_t int_arg(const Napi::CallbackInfo& info, size_t i, const char* fn) {
 }
 
 std::string string_arg(const Napi::CallbackInfo& info, size_t i, const char* fn) {
-  if (i < info.Length() && info[i].IsString()) return info[i].As<Napi::String>();
+  // Every string argument here reaches C as a C string.
+  if (i < info.Length() && info[i].IsString())
+    return c_string(info[i], (std::string(fn) + ": argument " + std::to_string(i)).c_str());
   throw Napi::TypeError::New(info.Env(), std::string(fn) + ": argument " + std::to_string(i) + " must be a string");
 }
 

@@ -123,3 +123,16 @@ test('the CommonJS entry is the same module', () => {
   assert.equal(cjs.open, open);
   assert.equal(cjs.DalError, DalError);
 });
+
+test('a NUL inside dir, options or a library path is a TypeError naming it', () => {
+  const tmp = tempDir();
+  try {
+    const before = handlesOpen();
+    assert.throws(() => open({ dir: `${tmp.dir}\0/zzz` }), { name: 'TypeError', message: /dir: contains a NUL/ });
+    assert.throws(() => open({ dir: tmp.dir, options: 'busy_timeout_ms=10\0junk' }), { name: 'TypeError', message: /options: contains a NUL/ });
+    assert.throws(() => native.load('libdal.so\0x'), { name: 'TypeError', message: /path: contains a NUL/ });
+    assert.equal(handlesOpen(), before, 'nothing was opened');
+  } finally {
+    tmp.cleanup();
+  }
+});
