@@ -196,6 +196,10 @@ Napi::Value Database::QueryIntoAsync(const Napi::CallbackInfo& info) {
 }
 
 void Database::hold_pending(Napi::Env env, std::vector<uint8_t> bytes) {
+  // A queryIntoAsync that settles after close(): takePending() can no longer
+  // be called, and close() / async_finished() have already released pending_,
+  // so holding it now would keep it until the object is collected.
+  if (closed_) return;
   // A newer response replaces an older one not taken, as in the shim.
   const int64_t before = static_cast<int64_t>(pending_.capacity());
   pending_ = std::move(bytes);

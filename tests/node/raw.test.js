@@ -64,3 +64,12 @@ test('raw bytes are checked by the DAL: garbage is a DalError, not a crash', asy
   assert.throws(() => db.queryInto(REFERENCE_REQUEST, new Uint16Array(8)), TypeError);
   assert.equal(native.codeName(-24), 'DALSHIM_E_CLOSED');
 });
+
+test('queryIntoAsync with a too-small target settling after close() holds nothing', async () => {
+  const other = open({ dir: tmp.dir });
+  const base = native.externalBytes();
+  const q = other.queryIntoAsync(bigRequest(), new Uint8Array(10));
+  other.close();
+  assert.ok(await q > 10, 'the response did not fit');
+  assert.equal(native.externalBytes(), base, 'no response kept on the closed Database');
+});
