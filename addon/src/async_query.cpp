@@ -56,7 +56,11 @@ Napi::Promise AsyncQuery::Into(Napi::Env env, Database* db, std::vector<uint8_t>
 // Pool thread: no JS here.  The handle cannot change under us: close() is
 // deferred while this query is in flight.
 void AsyncQuery::Execute() {
-  auto n = db_->db_.query_to(request_, response_);
+  // An empty vector's data() may be null, which the shim reads as "req is
+  // NULL": an empty request gets a valid pointer to nothing (see bytes_arg).
+  static const uint8_t no_bytes[1] = {};
+  std::span<const uint8_t> req = request_.empty() ? std::span<const uint8_t>(no_bytes, 0) : std::span<const uint8_t>(request_);
+  auto n = db_->db_.query_to(req, response_);
   if (!n) {
     code_ = n.error().code();
     message_ = n.error().message();

@@ -25,7 +25,13 @@ std::span<uint8_t> bytes_arg(const Napi::Value& v, const char* what) {
     auto ta = v.As<Napi::TypedArray>();
     if (ta.TypedArrayType() == napi_uint8_array) {
       auto u8 = v.As<Napi::Uint8Array>();
-      return {u8.Data(), u8.ElementLength()};
+      // A zero-length array may have no backing store (Data() is null), and
+      // the shim reads a null request as "req is NULL" (DAL_E_NULL).  An
+      // empty request is still a request: the DAL must answer it with its
+      // own decode error, so it gets a valid pointer to nothing.
+      static uint8_t no_bytes[1];
+      uint8_t* data = u8.Data();
+      return {data != nullptr ? data : no_bytes, u8.ElementLength()};
     }
   }
   throw Napi::TypeError::New(v.Env(), std::string(what) + ": expected a Uint8Array or Buffer");

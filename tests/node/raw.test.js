@@ -65,6 +65,14 @@ test('raw bytes are checked by the DAL: garbage is a DalError, not a crash', asy
   assert.equal(native.codeName(-24), 'DALSHIM_E_CLOSED');
 });
 
+test('an empty request reaches the DAL (its decode error), not "req is NULL"', async () => {
+  const notNull = (e) => e instanceof DalError && e.code !== 'DAL_E_NULL' && e.code.startsWith('DAL_E_');
+  assert.throws(() => db.queryRaw(new Uint8Array(0)), notNull);
+  assert.throws(() => db.queryInto(new Uint8Array(0), new Uint8Array(64)), notNull);
+  await assert.rejects(db.queryRawAsync(new Uint8Array(0)), notNull);
+  await assert.rejects(db.queryIntoAsync(new Uint8Array(0), new Uint8Array(64)), notNull);
+});
+
 test('queryIntoAsync with a too-small target settling after close() holds nothing', async () => {
   const other = open({ dir: tmp.dir });
   const base = native.externalBytes();
