@@ -1,5 +1,6 @@
 #include "operations.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -102,7 +103,14 @@ void* grow_vector(std::vector<uint8_t>& v, size_t n) noexcept {
 
 int64_t query_to(Library* lib, int64_t h, const void* req, size_t len, std::vector<uint8_t>& out) noexcept {
   try {
-    if (out.size() < kFirstTry) out.resize(kFirstTry);
+    // Offer the whole capacity, not the size: the previous call shrank out to
+    // its response, and using that size as the next capacity made a 64 KiB
+    // scratch act as 4 KiB (every mid-size response went through
+    // take_pending).  Growing within the capacity never allocates; it does
+    // zero the gap (std::vector<uint8_t> cannot skip that), a memset far
+    // cheaper than the second DAL round trip it saves.
+    const size_t want = std::max(out.capacity(), kFirstTry);
+    if (out.size() < want) out.resize(want);
   } catch (...) {
     return record(DALSHIM_E_NOMEM, "out of memory");
   }

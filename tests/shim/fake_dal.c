@@ -9,6 +9,11 @@
 **   libfakedal_takefails.so    every response is "too large" (1 MiB, beyond
 **                              the shim's scratch) and dal_take_pending fails
 **                              with DAL_E_INTERNAL: the shim's cleanup path
+**   libfakedal_sized.so        the response is as long as the request's
+**                              first 4 bytes say (big-endian), and
+**                              fake_take_pending_calls() counts
+**                              dal_take_pending calls: how often the shim
+**                              offered too small a buffer
 **
 ** Every other query answers the 34-byte "no such table: data" response for
 ** id 9.
@@ -29,6 +34,16 @@ static const unsigned char kResp[34] = {
 static __thread const char *g_err = "";
 static __thread int32_t g_code = 0;
 static __thread int g_pending = 0;
+
+#ifdef FAKE_SIZED
+static __thread size_t g_size = 0;
+static int64_t g_takes = 0;
+int64_t fake_take_pending_calls(void) { return __atomic_load_n(&g_takes, __ATOMIC_RELAXED); }
+static size_t requested_size(const void *req, size_t len) {
+  const unsigned char *b = (const unsigned char *)req;
+  return len < 4 ? sizeof kResp : ((size_t)b[0] << 24 | (size_t)b[1] << 16 | (size_t)b[2] << 8 | b[3]);
+}
+#endif
 
 static int64_t fail(int32_t code, const char *msg) { g_err = msg; g_code = code; return code; }
 
@@ -52,6 +67,12 @@ int64_t dal_query_into(int64_t h, const void *req, size_t len, void *buf, size_t
   (void)len;
   if (h != 1) return fail(DAL_E_HANDLE, "fake: bad handle");
   if (!req) return fail(DAL_E_NULL, "fake: req is NULL");
+#ifdef FAKE_SIZED
+  g_size = requested_size(req, len);
+  if (cap < g_size) { g_pending = 1; return (int64_t)g_size; }
+  memset(buf, 0xa5, g_size);
+  return (int64_t)g_size;
+#endif
 #ifdef FAKE_TAKE_FAILS
   (void)buf;
   (void)cap;
@@ -64,6 +85,13 @@ int64_t dal_query_into(int64_t h, const void *req, size_t len, void *buf, size_t
 }
 int64_t dal_take_pending(void *buf, size_t cap) {
   if (!g_pending) return fail(DAL_E_MISUSE, "fake: no pending response");
+#ifdef FAKE_SIZED
+  __atomic_add_fetch(&g_takes, 1, __ATOMIC_RELAXED);
+  if (cap < g_size) return (int64_t)g_size;
+  memset(buf, 0xa5, g_size);
+  g_pending = 0;
+  return (int64_t)g_size;
+#endif
 #ifdef FAKE_TAKE_FAILS
   g_pending = 0;
   return fail(DAL_E_INTERNAL, "fake: take_pending fails");

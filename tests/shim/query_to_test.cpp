@@ -1,0 +1,56 @@
+// query_to_test.cpp -- Database::query_to offers the vector's whole capacity,
+// not the size the previous response left it at.  Before, query_to shrank
+// out to the response and then offered out.size(): the addon's 64 KiB
+// scratch behaved as 4 KiB and every mid-size response took a second DAL
+// call (dal_take_pending).  libfakedal_sized.so counts those calls.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
+#include "dal.h"
+#include "dalshim.hpp"
+#include "test_util.hpp"
+
+using namespace dalshim;
+
+namespace {
+
+std::string fake(const char* v) { return std::string(FAKE_DAL_DIR) + "/libfakedal_" + v + ".so"; }
+
+// A request the sized fake answers with n bytes.
+std::vector<uint8_t> asking(size_t n) {
+  return {static_cast<uint8_t>(n >> 24), static_cast<uint8_t>(n >> 16), static_cast<uint8_t>(n >> 8),
+          static_cast<uint8_t>(n)};
+}
+
+}  // namespace
+
+TEST(QueryTo, UsesTheWholeCapacityNotTheLastSize) {
+  auto lib = Library::load(fake("sized"));
+  ASSERT_TRUE(lib.ok()) << lib.error().message();
+  void* so = dlopen(fake("sized").c_str(), RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_NE(so, nullptr);
+  auto takes = reinterpret_cast<int64_t (*)()>(dlsym(so, "fake_take_pending_calls"));
+  ASSERT_NE(takes, nullptr);
+  auto db = Database::open("/", "", *lib);
+  ASSERT_TRUE(db.ok()) << db.error().message();
+
+  std::vector<uint8_t> out;
+  out.reserve(64 * 1024);  // the addon's scratch
+  const int64_t before = takes();
+  for (size_t n : {100, 20 * 1024, 100, 20 * 1024, 60 * 1024, 10}) {
+    auto r = db->query_to(asking(n), out);
+    ASSERT_TRUE(r.ok()) << r.error().message();
+    EXPECT_EQ(*r, n);
+    EXPECT_EQ(out.size(), n) << "out holds exactly the response";
+  }
+  EXPECT_EQ(takes() - before, 0) << "every response fitted the 64 KiB capacity: no take_pending";
+
+  // Larger than the capacity: taken pending, and the grown vector is offered next time.
+  auto r = db->query_to(asking(100 * 1024), out);
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  EXPECT_EQ(takes() - before, 1);
+  r = db->query_to(asking(90 * 1024), out);
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  EXPECT_EQ(takes() - before, 1);
+  dlclose(so);  // drops only the reference taken above
+}
