@@ -66,7 +66,9 @@ class DalAbi : public ::testing::Test {
     ASSERT_GT(handle_, 0) << dal_last_error();
   }
   void TearDown() override {
-    if (handle_ > 0) EXPECT_EQ(dal_close(handle_), DAL_OK);
+    if (handle_ > 0) {
+      EXPECT_EQ(dal_close(handle_), DAL_OK);
+    }
   }
   // Runs a query in mode (a) and returns the response bytes, or the code.
   int64_t query(const Bytes& req, Bytes* out) {

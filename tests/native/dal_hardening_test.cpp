@@ -162,7 +162,9 @@ TEST(DalHardeningOptions, GrammarRefusesWhitespaceAndDuplicates) {
   for (const char* good : {"", "max_readers=4;;stmt_cache=1;", "max_databases=8,max_query_ms=0,max_response_bytes=64"}) {
     int64_t h = dal_open(dir.path().c_str(), good);
     EXPECT_GT(h, 0) << "'" << good << "': " << dal_last_error();
-    if (h > 0) EXPECT_EQ(dal_close(h), DAL_OK);
+    if (h > 0) {
+      EXPECT_EQ(dal_close(h), DAL_OK);
+    }
   }
 }
 
