@@ -68,6 +68,20 @@ if (process.env.DALKIT_LSAN_CHECK) {
   globalThis.gc();
   const r = native.leakCheck();
   const expectLeak = process.env.DALKIT_LSAN_CHECK === 'expect-leak';
+  if (expectLeak) {
+    // The planted run proves LeakSanitizer can see a leak only if something
+    // LSan can see was planted.  The shim's own plant (shim_malloc) is
+    // hidden from LSan on purpose (__lsan_ignore_object, dal-shim/src/
+    // planted_leak.cpp): a build that planted only there passed with a stale
+    // shim and failed in a fresh clone.  So: DAL bytes planted, none in the shim.
+    const s = native.stats(false);
+    const shimPlanted = s[8]; // DALSHIM_STAT_PLANTED_BYTES
+    const dalPlanted = s[9 + 12]; // DALSHIM_STAT_DAL_BASE + DAL_STAT_PLANTED_BYTES
+    if (!(dalPlanted > 0) || shimPlanted !== 0) {
+      process.stderr.write(`valgrind_driver: expect-leak needs a DAL plant LeakSanitizer can see (DAL planted ${dalPlanted} B, shim planted ${shimPlanted} B; DALKIT_OPEN_OPTIONS=${process.env.DALKIT_OPEN_OPTIONS})\n`);
+      process.exit(1);
+    }
+  }
   if (r < 0) {
     process.stderr.write('valgrind_driver: no LeakSanitizer in this process\n');
     process.exit(1);
