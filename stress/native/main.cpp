@@ -85,7 +85,7 @@ struct RunState {
 };
 
 // One thread: sample points are exact multiples of sample_every.
-int64_t run_single(RunState& st, Engine& e, int64_t done) {
+int64_t run_single(RunState& st, QueryLoop& e, int64_t done) {
   constexpr int64_t kChunk = 4096;
   const int64_t total = st.o.queries;
   int64_t next_sample = st.sample_every;
@@ -107,16 +107,16 @@ int64_t run_single(RunState& st, Engine& e, int64_t done) {
 // Several threads on one handle: each issues its share; the main thread
 // samples when the shared progress counter passes a sample point (the
 // workers keep running meanwhile, as a multi-threaded host would).
-int64_t run_threads(RunState& st, std::vector<std::unique_ptr<Engine>>& engines, int64_t done) {
+int64_t run_threads(RunState& st, std::vector<std::unique_ptr<QueryLoop>>& loops, int64_t done) {
   static constexpr int64_t kChunk = 1024;
-  const int n = static_cast<int>(engines.size());
+  const int n = static_cast<int>(loops.size());
   const int64_t rest = st.o.queries - done;
   std::atomic<int64_t> progress{done};
   std::vector<std::thread> threads;
   threads.reserve(static_cast<size_t>(n));
   for (int t = 0; t < n; ++t) {
     int64_t quota = rest / n + (t < rest % n ? 1 : 0);
-    threads.emplace_back([&st, &progress, e = engines[static_cast<size_t>(t)].get(), quota] {
+    threads.emplace_back([&st, &progress, e = loops[static_cast<size_t>(t)].get(), quota] {
       int64_t left = quota;
       while (left > 0 && !st.stopping()) {
         int64_t did = e->run(std::min(kChunk, left));
@@ -208,10 +208,10 @@ int real_main(int argc, char** argv) {
                o.threads == 1 ? "" : "s", grouped(sample_every).c_str(), o.warmup_share, dir.c_str(),
                data->temporary() ? " (temporary)" : data->created() ? " (created)" : "", dal_opts.empty() ? "" : ", dal options ", dal_opts.c_str());
 
-  std::vector<std::unique_ptr<Engine>> engines;
+  std::vector<std::unique_ptr<QueryLoop>> loops;
   try {
     for (int t = 0; t < o.threads; ++t)
-      engines.push_back(make_engine(o, shared, h, 0x9E3779B97F4A7C15ull * static_cast<uint64_t>(t + 1)));
+      loops.push_back(make_query_loop(o, shared, h, 0x9E3779B97F4A7C15ull * static_cast<uint64_t>(t + 1)));
   } catch (const std::exception& e) {
     dalmon_fail(run, e.what());
     std::fprintf(stderr, "dalstress: %s\n", e.what());
@@ -220,16 +220,16 @@ int real_main(int argc, char** argv) {
   Progress progress(o.progress, o.queries);
   RunState st{o, shared, run, sample_every, progress};
   int64_t done = 0;
-  if (!engines.empty()) {
+  if (!loops.empty()) {
     // The first query, timed from main(): "time to first query" (load, open,
     // database creation, first round trip).  It counts as query 1 of N.
-    done = engines[0]->run(1);
+    done = loops[0]->run(1);
     const int64_t ns_first = now_ns() - t_main;
-    engines[0]->flush();
+    loops[0]->flush();
     dalmon_mark_startup(run, rss_after_load, ns_first);
     st.sample(done);  // START
-    done = o.threads == 1 ? run_single(st, *engines[0], done) : run_threads(st, engines, done);
-    for (auto& e : engines) e->flush();
+    done = o.threads == 1 ? run_single(st, *loops[0], done) : run_threads(st, loops, done);
+    for (auto& e : loops) e->flush();
   }
   progress.finish(done);
 
@@ -266,7 +266,7 @@ int real_main(int argc, char** argv) {
     late_errors.push_back(std::string("dalmon_finish: ") + dalmon_last_error());
     code = kExitError;
   }
-  engines.clear();
+  loops.clear();
   if (int32_t rc = dalshim_close(h); rc != DALSHIM_OK)
     late_errors.push_back("dalshim_close: code " + std::to_string(rc) + ": " + dalshim_last_error());
   if (json) {

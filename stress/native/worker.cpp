@@ -18,8 +18,8 @@ std::string hex_prefix(const uint8_t* p, size_t n, size_t max) {
   return s;
 }
 
-// Slow path of IntoEngine: anything but the expected 34 bytes.
-void Engine::check_into(int64_t r) {
+// Slow path of IntoLoop: anything but the expected 34 bytes.
+void QueryLoop::check_into(int64_t r) {
   ++errors_;
   const size_t want = shared_.expected.size();
   if (r < 0) {
@@ -42,13 +42,13 @@ void Engine::check_into(int64_t r) {
   shared_.error(false, std::move(what));
 }
 
-std::unique_ptr<Engine> make_engine(const Options& o, Shared& s, int64_t h, uint64_t seed) {
+std::unique_ptr<QueryLoop> make_query_loop(const Options& o, Shared& s, int64_t h, uint64_t seed) {
   if (o.mode == Mode::Into) {
-    if (o.via == Via::Direct) return std::make_unique<IntoEngine<DirectCaller>>(s, h, o.latency_every, seed);
-    return std::make_unique<IntoEngine<FfiCaller>>(s, h, o.latency_every, seed);
+    if (o.via == Via::Direct) return std::make_unique<IntoLoop<DirectCaller>>(s, h, o.latency_every, seed);
+    return std::make_unique<IntoLoop<FfiCaller>>(s, h, o.latency_every, seed);
   }
-  if (o.via == Via::Direct) return std::make_unique<AllocEngine<DirectCaller>>(s, h, o.latency_every, seed);
-  return std::make_unique<AllocEngine<FfiCaller>>(s, h, o.latency_every, seed);
+  if (o.via == Via::Direct) return std::make_unique<AllocLoop<DirectCaller>>(s, h, o.latency_every, seed);
+  return std::make_unique<AllocLoop<FfiCaller>>(s, h, o.latency_every, seed);
 }
 
 }  // namespace dalstress

@@ -61,9 +61,11 @@ struct Shared {
 
 std::string hex_prefix(const uint8_t* p, size_t n, size_t max = 40);
 
-class Engine {
+// One thread's query loop: sends the reference request, checks each answer,
+// and records latency (named apart from the DAL's internal/engine package).
+class QueryLoop {
  public:
-  virtual ~Engine() = default;
+  virtual ~QueryLoop() = default;
   // Issue n queries; check each answer.  Returns the number issued (n, or
   // fewer if the run was stopped).
   virtual int64_t run(int64_t n) = 0;
@@ -77,7 +79,7 @@ class Engine {
   }
 
  protected:
-  Engine(Shared& s, int64_t latency_every, uint64_t seed)
+  QueryLoop(Shared& s, int64_t latency_every, uint64_t seed)
       : shared_(s), buf_(4096), span_(2 * latency_every - 1), rng_(seed | 1) {
     countdown_ = next_gap();
     lat_.reserve(4096);
@@ -101,10 +103,10 @@ class Engine {
 };
 
 template <class Caller>
-class IntoEngine final : public Engine {
+class IntoLoop final : public QueryLoop {
  public:
-  IntoEngine(Shared& s, int64_t h, int64_t latency_every, uint64_t seed)
-      : Engine(s, latency_every, seed), caller_(args(s, h)) {}
+  IntoLoop(Shared& s, int64_t h, int64_t latency_every, uint64_t seed)
+      : QueryLoop(s, latency_every, seed), caller_(args(s, h)) {}
 
   int64_t run(int64_t n) override {
     const size_t want = shared_.expected.size();
@@ -143,10 +145,10 @@ class IntoEngine final : public Engine {
 };
 
 template <class Caller>
-class AllocEngine final : public Engine {
+class AllocLoop final : public QueryLoop {
  public:
-  AllocEngine(Shared& s, int64_t h, int64_t latency_every, uint64_t seed)
-      : Engine(s, latency_every, seed), caller_(CallArgs{h, s.request.data(), s.request.size(), nullptr, 0}) {}
+  AllocLoop(Shared& s, int64_t h, int64_t latency_every, uint64_t seed)
+      : QueryLoop(s, latency_every, seed), caller_(CallArgs{h, s.request.data(), s.request.size(), nullptr, 0}) {}
 
   int64_t run(int64_t n) override {
     const size_t want = shared_.expected.size();
@@ -194,6 +196,6 @@ class AllocEngine final : public Engine {
   Caller caller_;
 };
 
-std::unique_ptr<Engine> make_engine(const Options& o, Shared& s, int64_t handle, uint64_t seed);
+std::unique_ptr<QueryLoop> make_query_loop(const Options& o, Shared& s, int64_t handle, uint64_t seed);
 
 }  // namespace dalstress
