@@ -72,9 +72,16 @@ export function createSession(binding) {
   // Close handles of Databases collected without close() (never per query).
   const finalizer = new FinalizationRegistry((h) => raw.dalshim_close(h));
 
+  // The request pointer for bytes: an empty Uint8Array may be passed as
+  // NULL, which the shim reads as "req is NULL" (DAL_E_NULL); an empty
+  // request is still a request, answered by the DAL's own decode error.  So
+  // length 0 sends a real 1-byte buffer with length 0.
+  const noBytes = new Uint8Array(1);
+  const requestPtr = (bytes) => (bytes.length === 0 ? noBytes : bytes);
+
   // Response of mode (b) into the thread's buffer: its length.
   function queryReused(h, bytes) {
-    let n = check(raw.dalshim_query_into(h, bytes, bytes.length, scratch, scratch.length));
+    let n = check(raw.dalshim_query_into(h, requestPtr(bytes), bytes.length, scratch, scratch.length));
     if (n > scratch.length) {
       const cap = n <= MAX_REUSED_CAPACITY ? 2 ** Math.ceil(Math.log2(n)) : n;
       const buf = new Uint8Array(cap);
@@ -193,7 +200,7 @@ export function createSession(binding) {
 
     /** Raw API: request bytes -> response bytes (a new Uint8Array, JS-owned). */
     queryRaw(bytes) {
-      const p = raw.dalshim_query(this.#h, bytes, bytes.length);
+      const p = raw.dalshim_query(this.#h, requestPtr(bytes), bytes.length);
       if (memory.isNull(p)) throw lastError();
       const out = takeOwned(p);
       this.count(bytes.length, out.length);
@@ -211,7 +218,7 @@ export function createSession(binding) {
         await null;
         return this.queryRaw(bytes);
       }
-      const p = await raw.dalshim_query_async(this.#h, bytes, bytes.length);
+      const p = await raw.dalshim_query_async(this.#h, requestPtr(bytes), bytes.length);
       if (memory.isNull(p)) {
         // The shim records a failure's code and message per thread
         // (dalshim_last_error*), and the runtime runs only this one call on
@@ -232,7 +239,7 @@ export function createSession(binding) {
      * takePending(bigger) -- the request was executed: never resend it.
      */
     queryInto(bytes, target) {
-      const n = check(raw.dalshim_query_into(this.#h, bytes, bytes.length, target, target.length));
+      const n = check(raw.dalshim_query_into(this.#h, requestPtr(bytes), bytes.length, target, target.length));
       // Held by this Database at once, as the addon does: the shim keeps ONE
       // pending response per thread, which any later too-small call (another
       // Database, a builder query) would replace; and the newest too-small

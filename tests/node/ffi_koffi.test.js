@@ -63,3 +63,18 @@ test('koffi works from worker_threads, each with its own handle and reused buffe
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('koffi: an empty request reaches the DAL (its decode error), not "req is NULL"', () => {
+  // koffi passes an empty Uint8Array as NULL; ffi/session.js sends a real
+  // buffer with length 0, as the addon does.
+  const dir = mkdtempSync(join(tmpdir(), 'dalkit-koffi-empty-'));
+  const db = binding.open({ dir });
+  try {
+    const decodeError = (e) => e.code === 'DAL_E_DECODE';
+    assert.throws(() => db.queryRaw(new Uint8Array(0)), decodeError);
+    assert.throws(() => db.queryInto(new Uint8Array(0), new Uint8Array(64)), decodeError);
+  } finally {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
