@@ -140,6 +140,7 @@ Addon::Addon(Napi::Env env) : env_(env), response_(kResponseScratch) {
   Napi::Object object_ctor = global.Get("Object").As<Napi::Object>();
   object_prototype = Napi::Persistent(object_ctor.Get("prototype").As<Napi::Object>());
   object_keys = Napi::Persistent(object_ctor.Get("keys").As<Napi::Function>());
+  object_get_prototype_of = Napi::Persistent(object_ctor.Get("getPrototypeOf").As<Napi::Function>());
   array_is_array = Napi::Persistent(
       global.Get("Array").As<Napi::Object>().Get("isArray").As<Napi::Function>());
   account_scratch();
@@ -152,7 +153,8 @@ Addon::~Addon() {
 }
 
 JsEncoder Addon::encoder_for(dalshim::Encoder& enc) const {
-  return JsEncoder(env_, enc, object_prototype.Value(), object_keys.Value(), array_is_array.Value());
+  return JsEncoder(env_, enc, object_prototype.Value(), object_keys.Value(), array_is_array.Value(),
+                   object_get_prototype_of.Value());
 }
 
 void Addon::trim_scratch() {

@@ -88,6 +88,7 @@ class Addon {
   Napi::ObjectReference object_prototype;   // Object.prototype, for the encoder's plain-object test
   Napi::FunctionReference object_keys;      // Object.keys, for the encoder's map keys
   Napi::FunctionReference array_is_array;   // Array.isArray, for the encoder's Proxy-of-array test
+  Napi::FunctionReference object_get_prototype_of;  // Object.getPrototypeOf, for Proxies (below)
 
  private:
   Napi::Env env_;

@@ -184,12 +184,15 @@ void JsEncoder::write(napi_value v, int depth) {
   write_object(v, depth);
 }
 
-bool JsEncoder::is_array_like_codec(napi_value v) {
-  napi_value undefined_value, result;
+void JsEncoder::call_unary(napi_value fn, napi_value arg, napi_value& result) {
+  napi_value undefined_value;
   DALKIT_NAPI(env_, napi_get_undefined(env_, &undefined_value));
-  DALKIT_NAPI(env_, napi_call_function(env_, undefined_value, array_is_array_, 1, &v, &result));
+  DALKIT_NAPI(env_, napi_call_function(env_, undefined_value, fn, 1, &arg, &result));
+}
+
+bool JsEncoder::is_true(napi_value b) {
   bool is = false;
-  DALKIT_NAPI(env_, napi_get_value_bool(env_, result, &is));
+  DALKIT_NAPI(env_, napi_get_value_bool(env_, b, &is));
   return is;
 }
 
@@ -234,15 +237,25 @@ void JsEncoder::write_object(napi_value v, int depth) {
   bool plain = false;
   if (pt != napi_null) DALKIT_NAPI(env_, napi_strict_equals(env_, proto, object_prototype_, &plain));
   // napi_is_array is false for a Proxy of an array, and napi_get_prototype
-  // gives null for any Proxy (it does not run the getPrototypeOf trap);
-  // Array.isArray, what ffi/codec.js asks, is true.  Asked only for objects
-  // whose prototype is not Object.prototype, so plain objects, the common
-  // case, pay nothing for it.
-  if (!plain && is_array_like_codec(v)) {
-    write_array(v, depth);
-    return;
+  // gives null for any Proxy (it does not run the getPrototypeOf trap).
+  // ffi/codec.js asks Array.isArray, then Object.getPrototypeOf: so does the
+  // addon, but only for objects whose prototype is not Object.prototype --
+  // plain objects, the common case, pay nothing for it.
+  if (!plain) {
+    napi_value is_array;
+    call_unary(array_is_array_, v, is_array);
+    if (is_true(is_array)) {
+      write_array(v, depth);
+      return;
+    }
+    if (pt == napi_null) {
+      // A null-prototype object, or a Proxy: what its trap says.
+      call_unary(object_get_prototype_of_, v, proto);
+      DALKIT_NAPI(env_, napi_typeof(env_, proto, &pt));
+      if (pt != napi_null) DALKIT_NAPI(env_, napi_strict_equals(env_, proto, object_prototype_, &plain));
+    }
+    if (pt != napi_null && !plain) refuse(describe(v) + " cannot be encoded (plain objects, arrays and Uint8Array only)");
   }
-  if (pt != napi_null && !plain) refuse(describe(v) + " cannot be encoded (plain objects, arrays and Uint8Array only)");
   enter(v, depth);
   // Object.keys(v) itself: own, enumerable, string keys (integer-like
   // first), the order ffi/codec.js walks.  Calling the JS function is several
@@ -307,10 +320,14 @@ std::string JsEncoder::utf8(napi_value s) {
 }
 
 std::string JsEncoder::describe(napi_value object) {
-  // The constructor's name, as ffi/codec.js's describe() gives it.
-  napi_value proto, ctor, name;
+  // The constructor's name, as ffi/codec.js's describe() gives it: through
+  // Object.getPrototypeOf, which (unlike napi_get_prototype) runs a Proxy's
+  // trap.  A refusal is the cold path.
+  napi_value proto, ctor, name, undefined_value;
   napi_valuetype t;
-  if (napi_get_prototype(env_, object, &proto) == napi_ok && napi_typeof(env_, proto, &t) == napi_ok &&
+  if (napi_get_undefined(env_, &undefined_value) == napi_ok &&
+      napi_call_function(env_, undefined_value, object_get_prototype_of_, 1, &object, &proto) == napi_ok &&
+      napi_typeof(env_, proto, &t) == napi_ok &&
       t == napi_object && napi_get_named_property(env_, proto, "constructor", &ctor) == napi_ok &&
       napi_typeof(env_, ctor, &t) == napi_ok && t == napi_function &&
       napi_get_named_property(env_, ctor, "name", &name) == napi_ok && napi_typeof(env_, name, &t) == napi_ok &&

@@ -38,15 +38,16 @@ inline constexpr int kMaxDepth = 64;
 
 class JsEncoder {
  public:
-  // object_prototype, object_keys and array_is_array: Object.prototype,
-  // Object.keys and Array.isArray of this environment.
+  // Object.prototype, Object.keys, Array.isArray and Object.getPrototypeOf
+  // of this environment.
   JsEncoder(napi_env env, dalshim::Encoder& out, napi_value object_prototype, napi_value object_keys,
-            napi_value array_is_array)
+            napi_value array_is_array, napi_value object_get_prototype_of)
       : env_(env),
         out_(out),
         object_prototype_(object_prototype),
         object_keys_(object_keys),
-        array_is_array_(array_is_array) {}
+        array_is_array_(array_is_array),
+        object_get_prototype_of_(object_get_prototype_of) {}
 
   // {id, db, commands: [{method, args}, ...]} from the builder's parallel
   // arrays (lib/builder.js: query.methods, query.args).
@@ -65,8 +66,9 @@ class JsEncoder {
   void write(napi_value v, int depth);
   void write_array(napi_value v, int depth);
   void write_object(napi_value v, int depth);
-  // Array.isArray(v): true also for a Proxy of an array.
-  bool is_array_like_codec(napi_value v);
+  // fn(arg) for the cached JS built-ins; and a JS boolean's value.
+  void call_unary(napi_value fn, napi_value arg, napi_value& result);
+  bool is_true(napi_value b);
   void enter(napi_value container, int depth);
   void leave() { ancestors_.pop_back(); }
   std::string utf8(napi_value s);
@@ -80,6 +82,7 @@ class JsEncoder {
   napi_value object_prototype_;
   napi_value object_keys_;
   napi_value array_is_array_;
+  napi_value object_get_prototype_of_;
   // The path's root: "<method>.args" from root_method_ (a JS string, turned
   // into text only when a value is refused), or root_ when that is null.
   napi_value root_method_ = nullptr;

@@ -127,4 +127,12 @@ test('a Proxy of an array is an array for the addon as for ffi/codec.js', () => 
   assert.equal(hex(bytes(q)), hex(codec.encodeRequest(q.request(1), true)));
   assert.equal(valueBytes(arr), valueBytes([1, 'two', [3]]));
   assert.equal(valueBytes(new Proxy([], {})), '90');
+  // Proxies of what is refused are refused alike, with the same message
+  // (napi_get_prototype does not see through a Proxy; Object.getPrototypeOf does).
+  for (const v of [new Proxy(new Date(0), {}), new Proxy(new Map(), {}), new Proxy({ a: 1 }, { getPrototypeOf: () => Array.prototype })]) {
+    const q2 = find({ v });
+    let want;
+    assert.throws(() => codec.encodeRequest(q2.request(1), true), (e) => { want = e.message; return e instanceof TypeError; });
+    assert.throws(() => bytes(q2), { name: 'TypeError', message: want });
+  }
 });
