@@ -13,7 +13,7 @@
 //     into JS memory, then dalshim_free -- exactly once, in a finally.
 //   - The data directory, options and library path reach C as
 //     NUL-terminated buffers (cString).
-import { DEFAULT_DB, Query } from '../lib/builder.js';
+import { DEFAULT_DB, Query, QueryRoot } from '../lib/builder.js';
 import { DalError } from '../lib/errors.js';
 import { cString } from './abi.js';
 import { encodeRequest, decodeResponse, E_RESPONSE } from './codec.js';
@@ -150,19 +150,17 @@ export function createSession(binding) {
     return result;
   }
 
-  class Database {
+  class Database extends QueryRoot {
     #h;
     #open = true;
-    #session = new FfiSession(this);
-    #dbName;
     #id = 0;
     #queries = 0;
     #requestBytes = 0;
     #responseBytes = 0;
 
     constructor(h, dbName) {
+      super((db) => new FfiSession(db), dbName);
       this.#h = h;
-      this.#dbName = dbName;
       finalizer.register(this, h, this);
     }
 
@@ -173,23 +171,6 @@ export function createSession(binding) {
       this.#queries++;
       this.#requestBytes += bytesIn;
       this.#responseBytes += bytesOut;
-    }
-
-    /** Database file (inside dir) that new queries target; default "database.sqlite". */
-    get dbName() { return this.#dbName; }
-    use(name) {
-      if (typeof name !== 'string') throw new TypeError('use(name): name must be a string');
-      this.#dbName = name;
-      return this;
-    }
-
-    /** Start a query: db.In(table) or db.In(table, alias). */
-    In(...args) { return new Query(this.#session, this.#dbName).In(...args); }
-
-    /** Run Insert/Set/Delete queries as one transaction: {rowsAffected, lastInsertId}. */
-    Tx(...queries) { return Query.tx(this.#session, this.#dbName, queries).run(); }
-    TxAsync(...queries) {
-      try { return Query.tx(this.#session, this.#dbName, queries).runAsync(); } catch (e) { return Promise.reject(e); }
     }
 
     /** The exact request bytes a query sends (MessagePack, docs/protocol.md). */

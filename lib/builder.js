@@ -190,3 +190,37 @@ export class Query {
     return q;
   }
 }
+
+/**
+ * What every runtime's Database shares (the addon's in lib/database.js, the
+ * FFI one in ffi/session.js): the database file new queries target and the
+ * builder entry points.  Only the session -- the transport that runs a
+ * query's rows/exec in sync and async forms -- differs; a subclass passes a
+ * factory, which gets the new Database itself.
+ */
+export class QueryRoot {
+  #session;
+  #dbName;
+
+  constructor(makeSession, dbName = DEFAULT_DB) {
+    this.#session = makeSession(this);
+    this.#dbName = dbName;
+  }
+
+  /** Database file (inside dir) that new queries target; default "database.sqlite". */
+  get dbName() { return this.#dbName; }
+  use(name) {
+    if (typeof name !== 'string') throw new TypeError('use(name): name must be a string');
+    this.#dbName = name;
+    return this;
+  }
+
+  /** Start a query: db.In(table) or db.In(table, alias). */
+  In(...args) { return new Query(this.#session, this.#dbName).In(...args); }
+
+  /** Run Insert/Set/Delete queries as one transaction: {rowsAffected, lastInsertId}. */
+  Tx(...queries) { return Query.tx(this.#session, this.#dbName, queries).run(); }
+  TxAsync(...queries) {
+    try { return Query.tx(this.#session, this.#dbName, queries).runAsync(); } catch (e) { return Promise.reject(e); }
+  }
+}

@@ -16,7 +16,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
 
-import { DEFAULT_DB, Query } from './builder.js';
+import { DEFAULT_DB, Query, QueryRoot } from './builder.js';
 import { DalError } from './errors.js';
 
 // Shapes of addon.execute(): how a response is returned.
@@ -98,33 +98,13 @@ function optionString(options) {
     .join(';');
 }
 
-export class Database {
+export class Database extends QueryRoot {
   #native;
-  #session;
-  #dbName;
 
   /** Use open({dir, options}). */
   constructor(nativeDb, dbName = DEFAULT_DB) {
+    super(() => new NodeSession(nativeDb), dbName);
     this.#native = nativeDb;
-    this.#session = new NodeSession(nativeDb);
-    this.#dbName = dbName;
-  }
-
-  /** Database file (inside dir) that new queries target; default "database.sqlite". */
-  get dbName() { return this.#dbName; }
-  use(name) {
-    if (typeof name !== 'string') throw new TypeError('use(name): name must be a string');
-    this.#dbName = name;
-    return this;
-  }
-
-  /** Start a query: db.In(table) or db.In(table, alias). */
-  In(...args) { return new Query(this.#session, this.#dbName).In(...args); }
-
-  /** Run Insert/Set/Delete queries as one transaction: {rowsAffected, lastInsertId}. */
-  Tx(...queries) { return Query.tx(this.#session, this.#dbName, queries).run(); }
-  TxAsync(...queries) {
-    try { return Query.tx(this.#session, this.#dbName, queries).runAsync(); } catch (e) { return Promise.reject(e); }
   }
 
   /** The exact request bytes a query sends (MessagePack, docs/protocol.md). */
