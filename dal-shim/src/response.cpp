@@ -2,6 +2,7 @@
 // exposes the MessagePack objects; decode_response turns them into values.
 #include "dalshim/response.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 
@@ -10,6 +11,32 @@
 #include "unpack_limits.hpp"
 
 namespace dalshim {
+
+namespace {
+
+// The text of a map key that is not a string, for the Value model (string
+// keys only) and for error messages.  Containers are summarised, never
+// rendered: rendering a map key that is itself a map keyed by maps quotes
+// each level's text again inside the next, which doubled the length per
+// level (a 200-byte input ran for seconds; found by tests/fuzz, kept as
+// corpus/response/regression-nested-map-keys).
+std::string key_text(const msgpack::object& k) {
+  switch (k.type) {
+    case msgpack::type::STR: {
+      constexpr size_t kMax = 64;
+      std::string t(k.via.str.ptr, std::min<size_t>(k.via.str.size, kMax));
+      if (k.via.str.size > kMax) t += "...";
+      return '"' + t + '"';
+    }
+    case msgpack::type::ARRAY: return "[array of " + std::to_string(k.via.array.size) + "]";
+    case msgpack::type::MAP: return "{map of " + std::to_string(k.via.map.size) + "}";
+    case msgpack::type::BIN: return "<" + std::to_string(k.via.bin.size) + " bytes>";
+    case msgpack::type::EXT: return "<ext of " + std::to_string(k.via.ext.size) + " bytes>";
+    default: return to_value(k).to_string();  // a scalar: short
+  }
+}
+
+}  // namespace
 
 Value to_value(const msgpack::object& o) {
   switch (o.type) {
@@ -37,7 +64,7 @@ Value to_value(const msgpack::object& o) {
       for (uint32_t i = 0; i < o.via.map.size; ++i) {
         const auto& kv = o.via.map.ptr[i];
         std::string key = kv.key.type == msgpack::type::STR ? std::string(kv.key.via.str.ptr, kv.key.via.str.size)
-                                                            : to_value(kv.key).to_string();
+                                                            : key_text(kv.key);
         m.emplace_back(std::move(key), to_value(kv.val));
       }
       return Value(std::move(m));
@@ -118,8 +145,8 @@ Result<ResponseView> parse_response(std::span<const uint8_t> bytes, msgpack::zon
       else if (key == kSqliteCodeKey)
         slot = &ec;
     }
-    if (slot == nullptr) return bad("unknown key " + to_value(kv.key).to_string());
-    if (*slot != nullptr) return bad("duplicate key " + to_value(kv.key).to_string());
+    if (slot == nullptr) return bad("unknown key " + key_text(kv.key));
+    if (*slot != nullptr) return bad("duplicate key " + key_text(kv.key));
     *slot = &kv.val;
   }
   if (i == nullptr || i->type != msgpack::type::POSITIVE_INTEGER) return bad("missing or non-integer \"i\"");
