@@ -7,7 +7,7 @@
 # each with the Debian package (or npm command) that provides it.
 #
 # The real find commands decide (find_path, find_package, pkg-config,
-# find_program), so tests/build can make them fail the way a machine without
+# find_program), so tests/configure can make them fail the way a machine without
 # the packages does: an empty CMAKE_FIND_ROOT_PATH, an empty PKG_CONFIG_LIBDIR
 # and a PATH without Go.
 
