@@ -13,7 +13,7 @@
 //     into JS memory, then dalshim_free -- exactly once, in a finally.
 //   - The data directory, options and library path reach C as
 //     NUL-terminated buffers (cString).
-import { DEFAULT_DB, Query, QueryRoot } from '../lib/builder.js';
+import { DEFAULT_DB, Query, QueryRoot, optionString } from '../lib/builder.js';
 import { DalError } from '../lib/errors.js';
 import { cString } from './abi.js';
 import { encodeRequest, decodeResponse, E_RESPONSE } from './codec.js';
@@ -32,17 +32,6 @@ const MAX_ID = 0xffffffff;
 // dalshim.h codes the session raises itself, as the addon does.
 const E_MISUSE = -7;  // DALSHIM_E_MISUSE: takePending() with nothing pending
 const E_CLOSED = -24; // DALSHIM_E_CLOSED: the Database is closed
-
-// Options as the addon takes them: "k=v;k=v" or {k: v} (undefined skipped).
-function optionString(options) {
-  if (options === undefined || options === null) return '';
-  if (typeof options === 'string') return options;
-  if (typeof options !== 'object') throw new TypeError('open(): options must be a string or an object');
-  return Object.entries(options)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(';');
-}
 
 export function createSession(binding) {
   const { raw, memory } = binding;

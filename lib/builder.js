@@ -224,3 +224,15 @@ export class QueryRoot {
     try { return Query.tx(this.#session, this.#dbName, queries).runAsync(); } catch (e) { return Promise.reject(e); }
   }
 }
+
+/** open()'s options, as every runtime passes them to dal_open: "k=v;k=v" as
+ *  given, or {k: v} joined in insertion order (undefined values skipped). */
+export function optionString(options) {
+  if (options === undefined || options === null) return '';
+  if (typeof options === 'string') return options;
+  if (typeof options !== 'object') throw new TypeError('open(): options must be a string or an object');
+  return Object.entries(options)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(';');
+}

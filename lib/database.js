@@ -16,7 +16,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
 
-import { DEFAULT_DB, Query, QueryRoot } from './builder.js';
+import { DEFAULT_DB, Query, QueryRoot, optionString } from './builder.js';
 import { DalError } from './errors.js';
 
 // Shapes of addon.execute(): how a response is returned.
@@ -86,16 +86,6 @@ class NodeSession {
   }
   run(q) { return this.#db.execute(EXEC, q.db, q.methods, q.args); }
   runAsync(q) { return this.#db.executeAsync(EXEC, q.db, q.methods, q.args); }
-}
-
-function optionString(options) {
-  if (options === undefined || options === null) return '';
-  if (typeof options === 'string') return options;
-  if (typeof options !== 'object') throw new TypeError('open(): options must be a string or an object');
-  return Object.entries(options)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(';');
 }
 
 export class Database extends QueryRoot {
