@@ -1,0 +1,360 @@
+// page.js -- runs in the browser: draws the report embedded in the page
+// (<script type="application/json" id="report-data">) with uPlot (inlined
+// before this script).  A plain script, not a module: file:// pages cannot
+// import modules in every browser, and the page must work opened from disk.
+//
+// Two kinds of report:
+//   - one run: the monitor's JSON report (docs/report-schema.md);
+//   - a comparison (npm run stress:compare; docs/html-report.md): paths, each
+//     with its runs (monitor reports), and the comparison table.
+// Every table cell that shows a number from the report carries it unformatted
+// in data-value, so a reader (and tests/report) can check what is shown.
+(function () {
+  'use strict';
+
+  var PALETTE = ['#1f5fbf', '#c2410c', '#15803d', '#7e22ce', '#be123c', '#0e7490', '#a16207', '#4d7c0f'];
+  var WARMUP_FILL = 'rgba(250, 204, 21, 0.18)';
+  var MIB = 1048576;
+
+  function el(tag, attrs, children) {
+    var e = document.createElement(tag);
+    if (attrs) for (var k in attrs) if (attrs[k] !== undefined && attrs[k] !== null) e.setAttribute(k, attrs[k]);
+    (children || []).forEach(function (c) { e.appendChild(typeof c === 'string' ? document.createTextNode(c) : c); });
+    return e;
+  }
+
+  function isNum(v) { return typeof v === 'number' && isFinite(v); }
+
+  function grouped(v, digits) {
+    return v.toLocaleString('en-US', { minimumFractionDigits: digits || 0, maximumFractionDigits: digits || 0 });
+  }
+
+  // Bytes as the text report shows them: MiB, KiB below 1 MiB.
+  function bytes(v) {
+    if (!isNum(v)) return 'n/a';
+    if (Math.abs(v) >= MIB) return grouped(v / MIB, 2) + ' MiB';
+    if (Math.abs(v) >= 1024) return grouped(v / 1024, 2) + ' KiB';
+    return grouped(v, 0) + ' B';
+  }
+  function amount(v, unit) { return unit === 'bytes' ? bytes(v) : (isNum(v) ? grouped(v, Math.round(v) === v ? 0 : 2) : 'n/a'); }
+  // Slope as the text report shows it: bytes per query for byte layers,
+  // objects per million queries for count layers.
+  function slope(perMq, unit) {
+    if (!isNum(perMq)) return 'n/a';
+    return unit === 'bytes' ? grouped(perMq / 1e6, 4) + ' B/q' : grouped(perMq, 2) + '/Mq';
+  }
+  function ns(v) {
+    if (!isNum(v)) return 'n/a';
+    if (v >= 1e6) return grouped(v / 1e6, 3) + ' ms';
+    if (v >= 1e3) return grouped(v / 1e3, 2) + ' µs';
+    return grouped(v, 0) + ' ns';
+  }
+
+  // A table: columns [{title, cls}], rows of cells {text, value, cls}.
+  function table(id, columns, rows) {
+    var head = el('tr', null, columns.map(function (c) { return el('th', { class: c.cls }, [c.title]); }));
+    var body = rows.map(function (r) {
+      return el('tr', null, r.map(function (c) {
+        return el('td', { class: c.cls, 'data-value': c.value === undefined ? undefined : String(c.value) }, [c.text]);
+      }));
+    });
+    return el('table', { id: id }, [el('thead', null, [head]), el('tbody', null, body)]);
+  }
+  function cell(value, fmt, cls) { return { text: fmt(value), value: value === null ? 'null' : value, cls: cls }; }
+  function textCell(t, cls) { return { text: t, cls: cls || 'text' }; }
+
+  function metricUnit(report, name) {
+    var m = (report.metrics || []).filter(function (x) { return x.name === name; })[0];
+    return m ? m.unit : 'count';
+  }
+
+  // ---- charts --------------------------------------------------------------
+
+  var chartCount = 0;
+  function chartWidth(host) { return Math.max(320, Math.min(560, (host.clientWidth || 560))); }
+
+  // Shades x < warmupEnd (the warm-up) before the series are drawn.
+  function warmupHook(warmupEnd) {
+    return function (u) {
+      if (!isNum(warmupEnd) || warmupEnd <= 0) return;
+      var ctx = u.ctx, x0 = u.valToPos(u.scales.x.min, 'x', true);
+      var x1 = u.valToPos(Math.min(warmupEnd, u.scales.x.max), 'x', true);
+      if (x1 <= x0) return;
+      ctx.save();
+      ctx.fillStyle = WARMUP_FILL;
+      ctx.fillRect(x0, u.bbox.top, x1 - x0, u.bbox.height);
+      ctx.restore();
+    };
+  }
+
+  // The least-squares line over the post-warm-up samples: the slope is the
+  // monitor's (summary.slope_per_mquery); a least-squares line passes through
+  // the mean point, which fixes its intercept.
+  function fittedLine(points, slopePerMq) {
+    if (!isNum(slopePerMq) || points.length === 0) return null;
+    var mx = 0, my = 0;
+    points.forEach(function (p) { mx += p[0]; my += p[1]; });
+    mx /= points.length; my /= points.length;
+    var k = slopePerMq / 1e6;
+    return function (x) { return my + k * (x - mx); };
+  }
+
+  // One chart of metric `metric` against queries, a line per run.
+  // runs: [{label, report}]; the first run's warm-up boundary is shaded.
+  function layerChart(host, title, metric, unit, runs) {
+    var xs = {};
+    runs.forEach(function (r) { r.report.samples.forEach(function (s) { xs[s.queries] = true; }); });
+    var x = Object.keys(xs).map(Number).sort(function (a, b) { return a - b; });
+    var idx = {};
+    x.forEach(function (q, i) { idx[q] = i; });
+    var data = [x], series = [{ label: 'queries', value: function (u, v) { return v === null ? '' : grouped(v); } }];
+    var colors = [];
+    runs.forEach(function (r, i) {
+      var color = PALETTE[i % PALETTE.length];
+      var line = x.map(function () { return null; }), fit = x.map(function () { return null; });
+      var post = [];
+      r.report.samples.forEach(function (s) {
+        if (isNum(s[metric])) {
+          line[idx[s.queries]] = s[metric];
+          if (!s.warmup) post.push([s.queries, s[metric]]);
+        }
+      });
+      var sum = r.report.summary && r.report.summary[metric];
+      var f = fittedLine(post, sum && sum.slope_per_mquery);
+      if (f) post.forEach(function (p) { fit[idx[p[0]]] = f(p[0]); });
+      data.push(line, fit);
+      colors.push(color);
+      series.push({ label: r.label, stroke: color, width: 2, spanGaps: true, points: { show: post.length < 40 } });
+      series.push({ label: r.label + ' fit', stroke: color, width: 1.5, dash: [6, 4], spanGaps: true, points: { show: false } });
+    });
+    var warmupEnd = runs[0].report.run && runs[0].report.run.warmup_end_queries;
+    var box = el('div', { class: 'chart', 'data-chart': 'layer', 'data-metric': metric, 'data-colors': colors.join(' ') });
+    host.appendChild(box);
+    new uPlot({
+      title: title,
+      width: chartWidth(host),
+      height: 240,
+      scales: { x: { time: false } },
+      legend: { live: false },
+      series: series,
+      axes: [
+        { label: 'queries', values: function (u, v) { return v.map(function (q) { return q >= 1e6 ? grouped(q / 1e6, 1) + 'M' : grouped(q); }); } },
+        { label: unit === 'bytes' ? 'MiB' : 'count', size: 64,
+          values: function (u, v) { return v.map(function (y) { return unit === 'bytes' ? grouped(y / MIB, 2) : grouped(y); }); } },
+      ],
+      hooks: { drawClear: [warmupHook(warmupEnd)] },
+    }, data, box);
+    box.appendChild(el('div', { class: 'legend-note' }, ['shaded: warm-up (queries < ' + grouped(warmupEnd || 0) + '); dashed: least-squares fit after warm-up']));
+    chartCount++;
+  }
+
+  // Latency distribution: the monitor's histogram (latency_histogram.buckets,
+  // [low_ns, high_ns, count]) as a step outline on a log axis, or, for a
+  // report without one, its percentiles.
+  function latencyChart(host, title, runs) {
+    var withHist = runs.filter(function (r) { return r.report.latency_histogram && r.report.latency_histogram.buckets.length; });
+    var box = el('div', { class: 'chart', 'data-chart': 'latency' });
+    host.appendChild(box);
+    var colors = [];
+    var data, series, scales, axes;
+    if (withHist.length === runs.length) {
+      var xs = {};
+      runs.forEach(function (r) { r.report.latency_histogram.buckets.forEach(function (b) { xs[Math.max(b[0], 1)] = true; xs[b[1] + 1] = true; }); });
+      var x = Object.keys(xs).map(Number).sort(function (a, b) { return a - b; });
+      var idx = {};
+      x.forEach(function (v, i) { idx[v] = i; });
+      data = [x];
+      series = [{ label: 'latency', value: function (u, v) { return v === null ? '' : ns(v); } }];
+      runs.forEach(function (r, i) {
+        var total = r.report.latency_ns.count || 1, y = x.map(function () { return 0; });
+        // share of queries per nanosecond of bucket width, so wide buckets do not look taller
+        r.report.latency_histogram.buckets.forEach(function (b) {
+          y[idx[Math.max(b[0], 1)]] = (b[2] / total) * 100 / (b[1] - b[0] + 1);
+        });
+        data.push(y);
+        var color = PALETTE[i % PALETTE.length];
+        colors.push(color);
+        series.push({ label: r.label, stroke: color, width: 1.5, fill: color + '33', paths: uPlot.paths.stepped({ align: 1 }), points: { show: false } });
+      });
+      scales = { x: { time: false, distr: 3 } };
+      axes = [{ label: 'latency (log scale)', values: function (u, v) { return v.map(ns); } },
+        { label: '% of queries per ns', size: 64, values: function (u, v) { return v.map(function (y) { return y.toPrecision(2); }); } }];
+    } else {
+      var keys = [['p50', 50], ['p97_5', 97.5], ['p99', 99], ['max', 100]];
+      data = [keys.map(function (k) { return k[1]; })];
+      series = [{ label: 'percentile' }];
+      runs.forEach(function (r, i) {
+        data.push(keys.map(function (k) { return isNum(r.report.latency_ns[k[0]]) ? r.report.latency_ns[k[0]] : null; }));
+        var color = PALETTE[i % PALETTE.length];
+        colors.push(color);
+        series.push({ label: r.label, stroke: color, width: 2, points: { show: true, size: 7 } });
+      });
+      scales = { x: { time: false }, y: { distr: 3 } };
+      axes = [{ label: 'percentile' }, { label: 'latency (log scale)', size: 72, values: function (u, v) { return v.map(ns); } }];
+    }
+    box.setAttribute('data-colors', colors.join(' '));
+    new uPlot({ title: title, width: chartWidth(host), height: 240, scales: scales, axes: axes, series: series, legend: { live: false } }, data, box);
+    chartCount++;
+  }
+
+  // ---- one run ---------------------------------------------------------------
+
+  function overallBadge(v) {
+    var o = v.overall || 'error';
+    return el('span', { class: 'overall ' + o.replace(/ /g, '-'), id: 'overall', 'data-value': o },
+      [o.toUpperCase() + ' (exit code ' + v.exit_code + ')']);
+  }
+
+  function runFacts(r, id) {
+    var l = r.latency_ns || {};
+    var rows = [
+      ['queries answered', cell(r.counts.queries, grouped)],
+      ['errors', cell(r.counts.errors, grouped)],
+      ['queries per second', cell(r.timing.queries_per_second, function (v) { return grouped(v, 0); })],
+      ['time per query', cell(r.timing.queries_per_second > 0 ? 1e9 / r.timing.queries_per_second : null, ns)],
+      ['wall time', cell(r.timing.wall_s, function (v) { return grouped(v, 3) + ' s'; })],
+      ['CPU', cell(r.timing.cpu_percent, function (v) { return grouped(v, 1) + ' %'; })],
+      ['data transferred', cell(r.counts.data_transferred_mib, function (v) { return grouped(v, 2) + ' MiB'; })],
+      ['RSS after load', cell(r.startup.rss_after_load_bytes, bytes)],
+      ['time to first query', cell(r.startup.ns_to_first_query, ns)],
+      ['latency p50', cell(isNum(l.p50) ? l.p50 : null, ns)],
+      ['latency p97.5', cell(isNum(l.p97_5) ? l.p97_5 : null, ns)],
+      ['latency p99', cell(isNum(l.p99) ? l.p99 : null, ns)],
+      ['latency max', cell(isNum(l.max) ? l.max : null, ns)],
+      ['latency mean', cell(isNum(l.mean) ? l.mean : null, ns)],
+      ['latency stdev', cell(isNum(l.stdev) ? l.stdev : null, ns)],
+      ['latencies timed', cell(l.count, grouped)],
+    ];
+    return table(id, [{ title: 'figure', cls: 'text' }, { title: 'value' }],
+      rows.map(function (r) { return [textCell(r[0]), r[1]]; }));
+  }
+
+  function verdictTable(r, id) {
+    var cols = ['layer', 'start', 'end', 'growth after warm-up', 'min growth', 'slope', 'slope limit', 'verdict', 'reason']
+      .map(function (t, i) { return { title: t, cls: i === 0 || i >= 7 ? 'text' : undefined }; });
+    var rows = r.layers.map(function (L) {
+      var s = (r.summary && r.summary[L.metric]) || {};
+      var v = L.verdict + (L.partial ? ' (partial)' : '');
+      return [
+        textCell(L.layer),
+        cell(s.available ? s.start : null, function (x) { return amount(x, L.unit); }),
+        cell(s.available ? s.end : null, function (x) { return amount(x, L.unit); }),
+        cell(s.available ? s.growth_after_warmup : null, function (x) { return amount(x, L.unit); }),
+        cell(L.min_growth, function (x) { return amount(x, L.unit); }),
+        cell(s.available ? s.slope_per_mquery : null, function (x) { return slope(x, L.unit); }),
+        cell(L.slope_limit_per_mquery, function (x) { return '> ' + slope(x, L.unit); }),
+        { text: v, value: L.verdict, cls: 'text verdict-' + L.verdict.replace(/ /g, '-') },
+        textCell(L.reason || '', 'reason'),
+      ];
+    });
+    return table(id, cols, rows);
+  }
+
+  function verdictTitle(r) {
+    var sp = r.verdict.span || {};
+    return 'Leak verdict: warm-up ends at query ' + grouped(r.run.warmup_end_queries || 0) +
+      (sp.samples ? '; growth and slope after warm-up, queries ' + grouped(sp.first_queries) + '..' +
+        grouped(sp.last_queries) + ' (' + sp.samples + ' samples)' : '; no sample after warm-up');
+  }
+
+  function judgedLayers(r) {
+    return r.layers.filter(function (L) { return L.verdict !== 'n/a' && r.summary[L.metric] && r.summary[L.metric].available; });
+  }
+
+  function renderRun(root, r) {
+    var run = r.run;
+    document.title = 'dalkit stress report: ' + run.driver;
+    root.appendChild(el('h1', null, ['Stress report: ' + run.driver + ' ']));
+    root.lastChild.appendChild(overallBadge(r.verdict));
+    root.appendChild(el('p', { class: 'sub' }, [[run.runtime, run.mode, grouped(run.queries_planned) + ' queries planned',
+      run.threads + ' thread' + (run.threads === 1 ? '' : 's'), 'started ' + new Date(run.started_unix_ms).toISOString()]
+      .filter(Boolean).join(' · ')]));
+    if (r.verdict.errors && r.verdict.errors.length) {
+      root.appendChild(el('ul', { class: 'errors' }, r.verdict.errors.map(function (e) { return el('li', null, [e]); })));
+    }
+    root.appendChild(el('h2', null, ['Memory by layer']));
+    var charts = el('div', { class: 'charts' });
+    root.appendChild(charts);
+    judgedLayers(r).forEach(function (L) {
+      layerChart(charts, L.layer + ' (' + L.metric + ')', L.metric, metricUnit(r, L.metric), [{ label: run.driver, report: r }]);
+    });
+    root.appendChild(el('h2', null, ['Verdict']));
+    root.appendChild(el('p', { class: 'note' }, [verdictTitle(r)]));
+    root.appendChild(verdictTable(r, 'verdict-table'));
+    root.appendChild(el('p', { class: 'note' }, ['Slopes: bytes per query (B/q) for byte layers, objects per million queries (/Mq) for count layers.']));
+    root.appendChild(el('h2', null, ['Run and latency']));
+    var row = el('div', { class: 'charts' });
+    root.appendChild(row);
+    var facts = el('div');
+    facts.appendChild(runFacts(r, 'run-table'));
+    row.appendChild(facts);
+    if (r.latency_ns && r.latency_ns.count > 0) latencyChart(row, 'Latency distribution', [{ label: run.driver, report: r }]);
+  }
+
+  // ---- comparison ------------------------------------------------------------
+
+  function renderCompare(root, c) {
+    document.title = 'dalkit stress comparison';
+    root.appendChild(el('h1', null, ['Stress comparison: ' + c.paths.map(function (p) { return p.name; }).join(', ')]));
+    if (c.comparisons && c.comparisons.length) {
+      root.appendChild(el('h2', null, ['Against the baseline']));
+      root.appendChild(comparisonTable(c.comparisons));
+      root.appendChild(el('p', { class: 'note' }, ['Welch\'s t-test: * p < 0.05, ** p < 0.01, *** p < 0.001. ' +
+        'With many comparisons some stars are expected by chance alone (at p < 0.05, about 1 in 20 comparisons with no real difference).']));
+    }
+    root.appendChild(el('h2', null, ['Verdicts']));
+    root.appendChild(table('verdict-summary', [{ title: 'path', cls: 'text' }, { title: 'run' }, { title: 'verdict', cls: 'text' },
+      { title: 'leaking layers', cls: 'text' }, { title: 'queries per second' }],
+    [].concat.apply([], c.paths.map(function (p) {
+      return p.runs.map(function (r, i) {
+        return [textCell(p.name), cell(i + 1, String), { text: r.verdict.overall, value: r.verdict.overall, cls: 'text verdict-' + r.verdict.overall.replace(/ /g, '-') },
+          textCell((r.verdict.leaking_layers || []).join(', ')), cell(r.timing.queries_per_second, function (v) { return grouped(v, 0); })];
+      });
+    }))));
+    c.paths.forEach(function (p, pi) {
+      if (!p.runs.length) return;
+      root.appendChild(el('h2', { id: 'path-' + pi }, ['Path: ' + p.name]));
+      var charts = el('div', { class: 'charts' });
+      root.appendChild(charts);
+      var runs = p.runs.map(function (r, i) { return { label: 'run ' + (i + 1), report: r }; });
+      judgedLayers(p.runs[0]).forEach(function (L) {
+        layerChart(charts, p.name + ': ' + L.layer + ' (' + L.metric + ')', L.metric, metricUnit(p.runs[0], L.metric), runs);
+      });
+      if (p.runs.some(function (r) { return r.latency_ns && r.latency_ns.count > 0; })) {
+        latencyChart(charts, p.name + ': latency distribution', runs.filter(function (r) { return r.report.latency_ns && r.report.latency_ns.count > 0; }));
+      }
+      root.appendChild(el('h3', null, ['Verdict of run 1']));
+      root.appendChild(verdictTable(p.runs[0], 'verdict-table-' + pi));
+    });
+  }
+
+  function comparisonTable(rows) {
+    var keys = [];
+    rows.forEach(function (r) { Object.keys(r).forEach(function (k) { if (keys.indexOf(k) < 0) keys.push(k); }); });
+    var cols = keys.map(function (k) { return { title: k.replace(/_/g, ' '), cls: typeof rows[0][k] === 'number' ? undefined : 'text' }; });
+    return table('comparison-table', cols, rows.map(function (r) {
+      return keys.map(function (k) {
+        var v = r[k];
+        if (k === 'stars') return { text: v || '', value: v || '', cls: 'stars' };
+        if (isNum(v)) return cell(v, function (x) { return grouped(x, Math.round(x) === x ? 0 : 4); });
+        if (Array.isArray(v)) return { text: '[' + v.map(function (x) { return isNum(x) ? grouped(x, 2) : String(x); }).join(', ') + ']', value: JSON.stringify(v), cls: 'text' };
+        return textCell(v === null || v === undefined ? 'n/a' : String(v));
+      });
+    }));
+  }
+
+  // ---- start -----------------------------------------------------------------
+
+  var root = document.getElementById('report');
+  root.textContent = '';
+  try {
+    var report = JSON.parse(document.getElementById('report-data').textContent);
+    if (report && report.kind === 'compare') renderCompare(root, report);
+    else if (report && report.schema === 'dalkit-stress-report') renderRun(root, report);
+    else throw new Error('not a dalkit stress report (no schema "dalkit-stress-report", no kind "compare")');
+    document.body.setAttribute('data-charts', String(chartCount));
+  } catch (e) {
+    root.appendChild(el('p', { class: 'errors', id: 'render-error' }, ['This report could not be drawn: ' + e.message]));
+    document.body.setAttribute('data-render-error', e.message);
+  }
+})();
