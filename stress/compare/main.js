@@ -1,0 +1,149 @@
+#!/usr/bin/env node
+// main.js -- `npm run stress:compare` (stress/compare/compare.sh builds what
+// is missing first): every path side by side, R interleaved runs each, with
+// statistics against a baseline, supervision of every child, a text table on
+// stdout, --json and --html.  docs/compare.md.
+import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+
+import { parseOptions, usage, UsageError } from './options.js';
+import { variants as makeVariants } from './paths.js';
+import { buildReport } from './report.js';
+import { runAll } from './runner.js';
+import { interruptChild } from './supervisor.js';
+import { compareAll, measured, multipleComparisons, summarize } from './summary.js';
+import { comparisonTable, failureList, pathTable } from './table.js';
+
+export const EXIT = { OK: 0, LEAK: 1, USAGE: 2, FAILED: 3, INTERRUPTED: 130 };
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const say = (s) => process.stderr.write(`compare: ${s}\n`);
+
+/** An output file must be creatable before hours of runs are spent. */
+function checkWritable(file, option) {
+  const dir = dirname(resolve(file));
+  try {
+    if (statSync(resolve(file), { throwIfNoEntry: false })?.isDirectory()) throw new Error('is a directory');
+    accessSync(dir, constants.W_OK);
+  } catch (e) {
+    throw new UsageError(`option ${option}: cannot write '${file}': ${e.code === 'ENOENT' ? `no directory ${dir}` : e.message}`);
+  }
+}
+
+function resolveBaseline(o, variants) {
+  const name = o.baseline ?? 'native-direct';
+  const v = variants.find((x) => x.name === name) ?? variants.find((x) => x.path === name);
+  if (!v) {
+    if (o.baseline === null) return variants[0].name; // native-direct not selected: the first path
+    throw new UsageError(`option --baseline: '${name}' is not among the paths run (${variants.map((x) => x.name).join(', ')})`);
+  }
+  return v.name;
+}
+
+export async function main(argv) {
+  let o;
+  let variants;
+  let baseline;
+  try {
+    o = parseOptions(argv, root);
+    if (o.help) {
+      process.stdout.write(usage());
+      return EXIT.OK;
+    }
+    variants = makeVariants(o, root);
+    baseline = resolveBaseline(o, variants);
+    for (const name of o.pathCommands.keys()) {
+      if (!variants.some((v) => v.name === name || v.path === name)) {
+        throw new UsageError(`option --path-command: '${name}' is not among the paths run`);
+      }
+    }
+    if (o.json) checkWritable(o.json, '--json');
+    if (o.html) checkWritable(o.html, '--html');
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`stress:compare: ${e.message}\n\n${usage()}`);
+    return EXIT.USAGE;
+  }
+
+  const started = Date.now();
+  const loadStart = loadavg();
+  const notes = [...new Set(variants.map((v) => v.note).filter(Boolean))];
+  say(`${variants.length} paths x ${o.runs} runs of ${o.queries.toLocaleString('en-US')} queries (workload ${o.workload}), ` +
+    `interleaved; baseline ${baseline}; timeout ${o.timeoutS} s per run; build ${o.out}`);
+  for (const n of notes) say(n);
+
+  const ctl = { interrupted: false, child: null };
+  const onSigint = () => {
+    if (ctl.interrupted) process.exit(EXIT.INTERRUPTED); // a second Ctrl-C: leave now
+    ctl.interrupted = true;
+    say('interrupted: stopping the current run; the table covers what finished');
+    interruptChild(ctl.child);
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+  let attempts;
+  try {
+    attempts = await runAll(variants, o, root, ctl, say);
+  } finally {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
+  }
+
+  const summaries = new Map(variants.map((v) => [v.name, summarize(attempts.get(v.name))]));
+  const qps = new Map(variants.map((v) => [v.name, measured(attempts.get(v.name)).map((r) => r.timing.queries_per_second)]));
+  const comparisons = compareAll(variants.map((v) => v.name), qps, baseline);
+  const mc = multipleComparisons(comparisons);
+  const all = [...attempts.values()].flat();
+  const exitCode = ctl.interrupted ? EXIT.INTERRUPTED
+    : all.some((a) => a.status === 'failed') ? EXIT.FAILED
+      : all.some((a) => a.status === 'leak') ? EXIT.LEAK : EXIT.OK;
+  const report = buildReport({
+    o, argv, variants, attempts, summaries, baseline, comparisons, mc, notes, started, loadStart,
+    interrupted: ctl.interrupted, exitCode,
+  });
+
+  const paths = report.paths;
+  const text = [
+    `dalkit stress comparison: ${variants.length} paths, ${o.runs} runs x ${o.queries.toLocaleString('en-US')} queries each, workload ${o.workload}`,
+    '',
+    pathTable(paths),
+    '(±: standard deviation over the runs; latency: median of the runs\' percentiles, max: the largest; slope: mean over the runs, B/q = bytes per query, /Mq = objects per million queries)',
+    '',
+    comparisonTable(comparisons, mc, baseline),
+    ...notes.map((n) => `Note: ${n}`),
+    failureList(report.failures),
+  ].filter((s, i, a) => s !== '' || a[i - 1] !== '').join('\n');
+  process.stdout.write(`${text}\n`);
+
+  let code = exitCode;
+  const write = (what, file, f) => {
+    try {
+      f();
+      say(`${what} written to ${file}`);
+    } catch (e) {
+      say(`cannot write ${what} ${file}: ${e.message}`);
+      if (code === EXIT.OK || code === EXIT.LEAK) code = EXIT.USAGE;
+    }
+  };
+  if (o.json) write('JSON report', o.json, () => writeFileSync(o.json, `${JSON.stringify(report, null, 1)}\n`));
+  if (o.html) {
+    const { writeHtml } = await import('../report/html.js');
+    write('HTML report', o.html, () => writeHtml(o.html, report));
+  }
+  const why = {
+    [EXIT.OK]: 'every run completed with no leak',
+    [EXIT.LEAK]: 'a leak was found (see the slope rows)',
+    [EXIT.FAILED]: `${report.failures.length} run(s) failed (listed above)`,
+    [EXIT.INTERRUPTED]: 'interrupted',
+    [EXIT.USAGE]: 'an output file could not be written',
+  }[code];
+  process.stdout.write(`COMPARE: ${why} (exit code ${code})\n`);
+  return code;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,139 @@
+// options.js -- the command line of `npm run stress:compare` (node:util
+// parseArgs).  Counts accept the kit's forms (1e6, 1_000_000) through the JS
+// drivers' own parser, so --queries means the same here as there.
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+
+import { parseCount } from '../js/options.js';
+import { PATH_NAMES, parseLabelled } from './paths.js';
+
+export const DEFAULT_QUERIES = 2_000_000;
+export const DEFAULT_RUNS = 5;
+export const WORKLOADS = ['reference', 'rows', 'write', 'mixed'];
+
+export class UsageError extends Error {}
+
+export function usage() {
+  return `usage: npm run stress:compare -- [options]
+
+Runs the same stress workload through every path, each run in its own
+supervised child process, R runs per path interleaved (round 1 of every path,
+then round 2, ...; the order is reversed every other round), and compares
+throughput against a baseline with Welch's t-test.  docs/compare.md.
+
+  --paths LIST        comma-separated subset of: ${PATH_NAMES.join(', ')}
+                      (default: all six)
+  --runs R            runs per path (default ${DEFAULT_RUNS}; 30 for publication)
+  --queries N         queries per run (default ${DEFAULT_QUERIES}; 1e6 and 1_000_000 work)
+  --workload NAME     ${WORKLOADS.join('|')} (default reference; passed to every driver)
+  --baseline NAME     the path (or variant) the others are compared with
+                      (default native-direct, or its first variant)
+  --dal [LABEL=]FILE  a libdal.so to load (repeatable: each becomes a variant
+                      of every path, named <path>@LABEL; default label: the
+                      file name without .so)
+  --node [LABEL=]PATH a node binary for node-addon and node-koffi (repeatable)
+  --bun [LABEL=]PATH  a bun binary for bun-ffi (repeatable)
+  --out DIR           the build output holding dalstress, libdalshim.so,
+                      libdal.so and dalkit.node (default build/out, built by
+                      scripts/setup.sh when missing)
+  --timeout S         seconds before a run counts as hung and its process
+                      group is killed (default 120 + queries x 200 us)
+  --json FILE         write the comparison (docs/compare.md), with every
+                      run's full monitor report
+  --html FILE         write the self-contained HTML report of the comparison
+  --path-command NAME=PROGRAM [ARGS...]
+                      FOR TESTS: run PROGRAM ARGS (split on spaces, no shell)
+                      instead of path NAME's driver; the driver flags are
+                      appended as usual (repeatable)
+  --help              this text
+
+Exit codes: 0 every run completed with "no leak"; 1 some run found a leak
+(and none failed); 2 bad command line, or an output file could not be
+written; 3 at least one run failed (crash, signal, hang, no or bad report,
+wrong answers, error verdict, wrong DAL loaded) -- named with its stderr tail;
+130 interrupted (Ctrl-C).
+`;
+}
+
+/** Parse argv (flags only).  Throws UsageError on any problem. */
+export function parseOptions(argv, root) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: false,
+      strict: true,
+      options: {
+        paths: { type: 'string' },
+        runs: { type: 'string' },
+        queries: { type: 'string' },
+        workload: { type: 'string' },
+        baseline: { type: 'string' },
+        dal: { type: 'string', multiple: true },
+        node: { type: 'string', multiple: true },
+        bun: { type: 'string', multiple: true },
+        out: { type: 'string' },
+        timeout: { type: 'string' },
+        json: { type: 'string' },
+        html: { type: 'string' },
+        'path-command': { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    throw new UsageError(e.message);
+  }
+  const v = parsed.values;
+  const count = (text, name, lo, hi) => {
+    try {
+      return parseCount(text, name, lo, hi);
+    } catch (e) {
+      throw new UsageError(e.message);
+    }
+  };
+  const labelled = (list, name) => (list ?? []).map((t) => {
+    try {
+      return parseLabelled(t, name);
+    } catch (e) {
+      throw new UsageError(e.message);
+    }
+  });
+  const o = {
+    help: !!v.help,
+    paths: PATH_NAMES,
+    runs: v.runs !== undefined ? count(v.runs, '--runs', 1, 1000) : DEFAULT_RUNS,
+    queries: v.queries !== undefined ? count(v.queries, '--queries', 1, 2 ** 50) : DEFAULT_QUERIES,
+    workload: v.workload ?? 'reference',
+    workloadGiven: v.workload !== undefined,
+    baseline: v.baseline ?? null,
+    dals: labelled(v.dal, '--dal'),
+    nodes: labelled(v.node, '--node'),
+    buns: labelled(v.bun, '--bun'),
+    out: resolve(root, v.out ?? 'build/out'),
+    outGiven: v.out !== undefined,
+    timeoutS: null,
+    json: v.json ?? null,
+    html: v.html ?? null,
+    pathCommands: new Map(),
+  };
+  if (v.paths !== undefined) {
+    const list = v.paths.split(',').map((s) => s.trim()).filter(Boolean);
+    if (!list.length) throw new UsageError('option --paths: empty list');
+    for (const p of list) {
+      if (!PATH_NAMES.includes(p)) throw new UsageError(`option --paths: unknown path '${p}' (expected ${PATH_NAMES.join(', ')})`);
+    }
+    o.paths = PATH_NAMES.filter((p) => list.includes(p)); // table order, each once
+  }
+  if (!WORKLOADS.includes(o.workload)) throw new UsageError(`option --workload: '${o.workload}' (expected ${WORKLOADS.join(', ')})`);
+  if (v.timeout !== undefined) o.timeoutS = count(v.timeout, '--timeout', 1, 7 * 86400);
+  else o.timeoutS = Math.ceil(120 + o.queries * 200e-6);
+  for (const [k, f] of [['--json', o.json], ['--html', o.html], ['--out', v.out]]) {
+    if (f === '') throw new UsageError(`option ${k}: empty file name`);
+  }
+  for (const spec of v['path-command'] ?? []) {
+    const m = /^([A-Za-z0-9@_.+-]+)=(.+)$/.exec(spec);
+    if (!m) throw new UsageError(`option --path-command: '${spec}' (expected NAME=PROGRAM [ARGS...])`);
+    o.pathCommands.set(m[1], m[2].split(/\s+/).filter(Boolean));
+  }
+  return o;
+}

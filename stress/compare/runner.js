@@ -1,0 +1,84 @@
+// runner.js -- the schedule: R rounds, each running every variant once, in
+// its own supervised child.  Interleaving means slow drift of the machine
+// (thermal state, other load, page cache) hits every path alike instead of
+// whole series; every other round runs in reverse order so no path always
+// follows the same neighbour.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { command, expectedDal } from './paths.js';
+import { classify, interruptChild, loadedDal, readReport, runChild } from './supervisor.js';
+
+/** The (round, variant) pairs in run order. */
+export function schedule(variants, rounds) {
+  const order = [];
+  for (let r = 1; r <= rounds; r++) {
+    const list = r % 2 ? variants : [...variants].reverse();
+    for (const v of list) order.push({ round: r, variant: v });
+  }
+  return order;
+}
+
+/**
+ * Run everything.  Returns Map(variant name -> attempts[]) in round order;
+ * each attempt: {round, order, status, kind, message, exit_code, signal,
+ * duration_s, dal_loaded, stderr_tail, report}.  ctl: {interrupted, child}
+ * shared with the SIGINT handler; progress(line) gets one line per run.
+ */
+export async function runAll(variants, o, root, ctl, progress) {
+  const attempts = new Map(variants.map((v) => [v.name, []]));
+  const plan = schedule(variants, o.runs);
+  const scratch = mkdtempSync(join(tmpdir(), 'dalkit-compare-'));
+  try {
+    for (let i = 0; i < plan.length && !ctl.interrupted; i++) {
+      const { round, variant: v } = plan[i];
+      const dir = join(scratch, `${i}`);
+      const traceDir = join(dir, 'ld');
+      mkdirSync(traceDir, { recursive: true });
+      const jsonFile = join(dir, 'report.json');
+      const spec = command(v, o, root, jsonFile);
+      const proc = await runChild({ ...spec, timeoutMs: o.timeoutS * 1000, traceDir }, (child) => {
+        ctl.child = child;
+        if (ctl.interrupted) interruptChild(child);
+      });
+      ctl.child = null;
+      const read = readReport(jsonFile);
+      const loaded = loadedDal(traceDir);
+      // A --path-command child is a test stand-in that loads no DAL.
+      const overridden = o.pathCommands.has(v.name) || o.pathCommands.has(v.path);
+      let verdict = classify(proc, read, {
+        plannedQueries: o.queries,
+        expectedDal: overridden ? null : expectedDal(v, o),
+        loadedDal: loaded,
+        timeoutS: o.timeoutS,
+      });
+      if (ctl.interrupted && verdict.status === 'failed') {
+        verdict = { status: 'failed', kind: 'interrupted', message: 'stopped by Ctrl-C (compare was interrupted)' };
+      }
+      const a = {
+        round,
+        order: i + 1,
+        status: verdict.status,
+        kind: verdict.kind,
+        message: verdict.message,
+        exit_code: proc.exitCode,
+        signal: proc.signal,
+        duration_s: proc.durationS,
+        dal_loaded: loaded,
+        command: spec.argv,
+        stderr_tail: proc.stderrTail,
+        report: read.report,
+      };
+      attempts.get(v.name).push(a);
+      const qps = read.report?.timing?.queries_per_second;
+      const what = a.status === 'failed' ? `FAILED (${a.kind}): ${a.message}`
+        : `${Math.round(qps).toLocaleString('en-US')} q/s, ${a.status === 'ok' ? 'no leak' : a.message}`;
+      progress(`[${i + 1}/${plan.length}] ${v.name} run ${round}/${o.runs}: ${what} (${proc.durationS.toFixed(1)} s)`);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return attempts;
+}
