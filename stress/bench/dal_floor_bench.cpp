@@ -1,120 +1,290 @@
-// dal_floor_bench: what a reference round trip through dal.h costs, next to
-// the floor -- SQLite alone preparing the same SQL on the same database.
+// dal_floor_bench: what each workload costs through dal.h, next to the floor
+// -- SQLite alone doing the same SQL in C (floor/sqlite_floor.hpp says how).
 //
-// The reference request fails in sqlite3_prepare ("no such table: data"), so
-// the floor is one failing sqlite3_prepare_v3 (with the DAL's own flags)
-// plus reading the error message;
-// everything above it (crossing into Go, decoding, building SQL, pooling,
-// encoding, copying out) is the DAL's overhead. Both are measured in
-// interleaved rounds so machine noise hits them alike; the median round is
-// reported. This is a benchmark, not a test: it prints, it never fails on time.
+//   dal_floor_bench [--workload reference,rows,write,mixed] [--queries N]
+//                   [--rounds R] [--threads 1,2] [--only dal|floor]
+//
+// Per workload, each round runs, for each thread count, the DAL and the
+// floor on the same batch of queries (requests built before the clock
+// starts), in alternating order, every answer checked. The median round is
+// reported, with the ratios taken within each round (drift hits both paths
+// alike). A benchmark, not a test: it prints numbers and fails only on a
+// wrong answer. docs/benchmarks.md has the results and the commands.
+//
+// --only runs one path, one thread, one round after a warm-up, with
+// callgrind instrumentation on for exactly the timed queries:
+// stress/bench/instructions.sh counts instructions per query with it.
 #include <dal.h>
 #include <sqlite3.h>
 
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#else
+#define CALLGRIND_START_INSTRUMENTATION
+#define CALLGRIND_STOP_INSTRUMENTATION
+#endif
+
 #include <algorithm>
-#include <array>
-#include <chrono>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "../../tests/common/reference.h"
 #include "../../tests/common/temp_dir.h"
+#include "floor/dal_path.hpp"
+#include "floor/sqlite_floor.hpp"
+#include "floor/team.hpp"
+#include "floor/workload.hpp"
+
+using namespace floorbench;
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 [[noreturn]] void die(const std::string& what) {
   std::fprintf(stderr, "dal_floor_bench: %s\n", what.c_str());
   std::exit(2);
 }
 
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  size_t at = 0;
+  while (at <= s.size()) {
+    size_t comma = s.find(',', at);
+    if (comma == std::string::npos) comma = s.size();
+    out.push_back(s.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return out;
+}
+
+long positive(const std::string& flag, const char* v) {
+  char* end = nullptr;
+  long n = std::strtol(v, &end, 10);
+  if (*v == '\0' || *end != '\0' || n <= 0) die(flag + " wants a positive integer, got \"" + v + "\"");
+  return n;
+}
+
+struct Options {
+  std::vector<std::string> workloads = {"reference", "rows", "write"};
+  long queries = 20000;  // per thread and run
+  int rounds = 7;
+  std::vector<int> threads = {1, 2};
+  std::string only;     // "", "dal" or "floor"
+  std::string corrupt;  // test only: "dal" or "floor" gets one wrong expected answer
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> const char* {
+      if (i + 1 >= argc) die(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--workload") {
+      o.workloads = split(value());
+    } else if (a == "--queries") {
+      o.queries = positive(a, value());
+    } else if (a == "--rounds") {
+      o.rounds = static_cast<int>(positive(a, value()));
+    } else if (a == "--threads") {
+      o.threads.clear();
+      for (const auto& t : split(value())) o.threads.push_back(static_cast<int>(positive(a, t.c_str())));
+    } else if (a == "--only") {
+      o.only = value();
+      if (o.only != "dal" && o.only != "floor") die("--only is dal or floor");
+    } else if (a == "--corrupt-answer") {
+      o.corrupt = value();
+      if (o.corrupt != "dal" && o.corrupt != "floor") die("--corrupt-answer is dal or floor");
+    } else {
+      die("unknown argument " + a +
+          "; usage: dal_floor_bench [--workload " + workload_names() +
+          "] [--queries N] [--rounds R] [--threads 1,2] [--only dal|floor]");
+    }
+  }
+  for (const auto& w : o.workloads)
+    if (!find_workload(w)) die("unknown workload \"" + w + "\"; known: " + workload_names());
+  if (!o.only.empty()) o.threads = {1};
+  return o;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+// Makes the expected answer of q wrong (the checks must catch it).
+void corrupt(Query& q) {
+  // The id "i" is the first value of every answer, at byte 3 ({, "i"): change
+  // its last byte, so the answer stays well-formed and only its value differs.
+  const uint8_t tag = q.response[3];
+  const size_t width = tag == 0xcf ? 8 : tag == 0xce ? 4 : tag == 0xcd ? 2 : tag == 0xcc ? 1 : 0;
+  q.response[3 + width] ^= 1;
+  q.answer.ra += 1;
+  q.answer.error += "!";
+  q.digest.numbers ^= 1;
+}
+
+// One workload's benchmark: both paths set up on their own database file in
+// one data directory, with the same schema and seed.
+class Bench {
+ public:
+  Bench(const Workload& w, const Options& o)
+      : w_(w), o_(o), max_threads_(*std::max_element(o.threads.begin(), o.threads.end())), team_(max_threads_) {
+    create_database(dir_.file(w.db), w.schema);
+    create_database(dir_.file("floor-" + w.db), w.schema);
+    dal_ = std::make_unique<DalPath>(dir_.path());
+    floor_ = std::make_unique<SqliteFloor>(dir_.file("floor-" + w.db), w, max_threads_);
+    std::vector<uint8_t> buf(kBufferBytes);
+    std::string why;
+    for (const Query& q : w.seed()) {
+      if (!dal_->run(q, buf, &why)) die("seed through the DAL: " + why);
+      if (!floor_->run(0, q, &why)) die("seed through SQLite: " + why);
+    }
+    // Whole cycles of the workload per run, so every run leaves the tables
+    // as it found them.
+    per_run_ = (o.queries + w.steps - 1) / w.steps * w.steps;
+    next_n_.assign(max_threads_, 0);
+    buffers_.assign(max_threads_, std::vector<uint8_t>(kBufferBytes));
+  }
+
+  void run() {
+    if (w_.name == "reference") {  // the encoder against the protocol's own bytes
+      Query q = w_.query(0, 0);
+      if (q.request != dalkit::reference::request() || q.response != dalkit::reference::response())
+        die("the reference request or answer differs from tests/common/reference.h");
+    }
+    // Warm-up: statements prepared, Go threads and pools started, the WAL grown.
+    for (int k : o_.threads) {
+      auto batch = make_batch(k, std::min<long>(per_run_, 2000 / w_.steps * w_.steps + w_.steps));
+      if (o_.only != "floor") time(k, batch, true);
+      if (o_.only != "dal") time(k, batch, false);
+    }
+    if (!o_.only.empty()) return instrumented();
+    std::vector<std::vector<double>> dal_ns(o_.threads.size()), floor_ns(o_.threads.size());
+    for (int r = 0; r < o_.rounds; ++r) {
+      for (size_t i = 0; i < o_.threads.size(); ++i) {
+        const int k = o_.threads[i];
+        auto batch = make_batch(k, per_run_);
+        const bool dal_first = (r + static_cast<int>(i)) % 2 == 0;
+        for (int side = 0; side < 2; ++side) {
+          const bool dal = (side == 0) == dal_first;
+          if (r == 0 && !o_.corrupt.empty() && (o_.corrupt == "dal") == dal) corrupt(batch[0][0]);
+          const double ns = time(k, batch, dal) / static_cast<double>(k * per_run_);
+          (dal ? dal_ns : floor_ns)[i].push_back(ns);
+        }
+      }
+    }
+    report(dal_ns, floor_ns);
+  }
+
+ private:
+  static constexpr size_t kBufferBytes = 64 * 1024;  // larger than any answer of these workloads
+  using Batch = std::vector<std::vector<Query>>;
+
+  // The next `count` queries of threads 0..k-1.
+  Batch make_batch(int k, long count) {
+    Batch b(k);
+    for (int t = 0; t < k; ++t) {
+      b[t].reserve(count);
+      for (long j = 0; j < count; ++j) b[t].push_back(w_.query(t, next_n_[t]++));
+    }
+    return b;
+  }
+
+  // Runs a batch through one path on k threads; wall nanoseconds.
+  double time(int k, const Batch& b, bool dal) {
+    std::atomic<bool> failed{false};
+    std::mutex m;
+    std::string failure;
+    auto ns = team_.run(k, [&](int t) {
+      std::string why;
+      for (const Query& q : b[t]) {
+        const bool ok = dal ? dal_->run(q, buffers_[t], &why) : floor_->run(t, q, &why);
+        if (!ok) {
+          std::lock_guard lock(m);
+          failure = "request id " + std::to_string(q.id) + " (thread " + std::to_string(t) + "): " + why;
+          failed = true;
+          return;
+        }
+        if (failed.load(std::memory_order_relaxed)) return;
+      }
+    });
+    if (failed) {
+      std::fprintf(stderr, "dal_floor_bench: wrong answer from %s, workload %s: %s\n", dal ? "dal" : "floor", w_.name.c_str(),
+                   failure.c_str());
+      std::exit(1);
+    }
+    checked_ += static_cast<long>(b.size()) * static_cast<long>(b[0].size());
+    return static_cast<double>(ns.count());
+  }
+
+  void instrumented() {
+    auto batch = make_batch(1, per_run_);
+    const bool dal = o_.only == "dal";
+    CALLGRIND_START_INSTRUMENTATION;
+    const double ns = time(1, batch, dal);
+    CALLGRIND_STOP_INSTRUMENTATION;
+    std::printf("dal_floor_bench: workload %s, %s alone: %ld instrumented queries, %.1f ns per query\n", w_.name.c_str(),
+                dal ? "dal_query_into" : "SQLite (floor)", per_run_, ns / static_cast<double>(per_run_));
+  }
+
+  void report(const std::vector<std::vector<double>>& dal_ns, const std::vector<std::vector<double>>& floor_ns) {
+    std::printf("\nworkload %s: %d rounds x %ld queries per thread, median round\n", w_.name.c_str(), o_.rounds, per_run_);
+    std::printf("  %-8s %14s %14s %16s\n", "threads", "floor ns/q", "dal ns/q", "dal/floor");
+    std::vector<double> per_round_ratio;
+    for (size_t i = 0; i < o_.threads.size(); ++i) {
+      std::vector<double> ratio;
+      for (int r = 0; r < o_.rounds; ++r) ratio.push_back(dal_ns[i][r] / floor_ns[i][r]);
+      std::printf("  %-8d %14.1f %14.1f %15.3fx\n", o_.threads[i], median(floor_ns[i]), median(dal_ns[i]), median(ratio));
+      if (i == 0) per_round_ratio = ratio;
+    }
+    // ns/query above is wall time over all threads' queries, so throughput
+    // at k threads over throughput at 1 thread is ns(1) / ns(k).
+    for (size_t i = 1; i < o_.threads.size() && o_.threads[0] == 1; ++i) {
+      std::vector<double> fs, ds, rel;
+      for (int r = 0; r < o_.rounds; ++r) {
+        const double f = floor_ns[0][r] / floor_ns[i][r], d = dal_ns[0][r] / dal_ns[i][r];
+        fs.push_back(f), ds.push_back(d), rel.push_back(d / f);
+      }
+      std::printf("  %d-thread scaling (queries/s vs 1 thread): floor %.3fx, dal %.3fx; dal/floor %.3f (goal >= 0.9: %s)\n",
+                  o_.threads[i], median(fs), median(ds), median(rel), median(rel) >= 0.9 ? "met" : "not met");
+    }
+    const double goal = w_.name == "reference" ? 1.25 : w_.name == "rows" ? 1.5 : w_.name == "write" ? 1.3 : 0;
+    if (goal > 0 && o_.threads[0] == 1)
+      std::printf("  goal (1 thread, wall time): dal <= %.2fx floor: %s\n", goal, median(per_round_ratio) <= goal ? "met" : "not met");
+    std::printf("  answers checked: %ld, all right; %ld DAL answers equal in value but not in bytes\n", checked_,
+                dal_->reencoded());
+  }
+
+  const Workload& w_;
+  const Options& o_;
+  const int max_threads_;
+  dalkit::TempDir dir_{"dal-floor"};
+  Team team_;
+  std::unique_ptr<DalPath> dal_;
+  std::unique_ptr<SqliteFloor> floor_;
+  long per_run_ = 0;
+  long checked_ = 0;
+  std::vector<uint64_t> next_n_;
+  std::vector<std::vector<uint8_t>> buffers_;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  long per_round = argc > 1 ? std::atol(argv[1]) : 200000;
-  int rounds = argc > 2 ? std::atoi(argv[2]) : 9;
-  // Optional third argument: run only "floor", "into" or "alloc" (for
-  // instruction-count profiling of one path under callgrind).
-  std::string only = argc > 3 ? argv[3] : "";
-  if (per_round <= 0 || rounds <= 0) die("usage: dal_floor_bench [queries-per-round] [rounds] [floor|into|alloc]");
-
-  dalkit::TempDir dir("dal-floor");
-  int64_t h = dal_open(dir.path().c_str(), nullptr);
-  if (h <= 0) die(std::string("dal_open: ") + dal_last_error());
-  const auto& req = dalkit::reference::request();
-  const auto& want = dalkit::reference::response();
-  std::array<uint8_t, 64> buf{};
-  // The first query creates the database file in WAL mode.
-  if (dal_query_into(h, req.data(), req.size(), buf.data(), buf.size()) != static_cast<int64_t>(want.size())) die("reference query failed");
-
-  sqlite3* db = nullptr;
-  if (sqlite3_open_v2(dir.file(dalkit::reference::kDatabase).c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
-                      nullptr) != SQLITE_OK)
-    die("sqlite3_open_v2 failed");
-  const char* sql = dalkit::reference::kSql;
-  const int sql_len = static_cast<int>(std::strlen(sql));
-
-  volatile size_t sink = 0;
-  auto floor_round = [&] {
-    auto t0 = Clock::now();
-    for (long i = 0; i < per_round; ++i) {
-      sqlite3_stmt* st = nullptr;
-      if (sqlite3_prepare_v3(db, sql, sql_len, SQLITE_PREPARE_PERSISTENT, &st, nullptr) == SQLITE_OK) die("prepare unexpectedly succeeded");
-      sink = sink + std::strlen(sqlite3_errmsg(db));
-    }
-    return std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / per_round;
-  };
-  auto into_round = [&] {
-    auto t0 = Clock::now();
-    for (long i = 0; i < per_round; ++i) {
-      if (dal_query_into(h, req.data(), req.size(), buf.data(), buf.size()) != static_cast<int64_t>(want.size()))
-        die("bad answer");
-    }
-    auto ns = std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / per_round;
-    if (std::memcmp(buf.data(), want.data(), want.size()) != 0) die("response bytes differ from the reference");
-    return ns;
-  };
-  auto alloc_round = [&] {
-    auto t0 = Clock::now();
-    for (long i = 0; i < per_round; ++i) {
-      void* resp = nullptr;
-      if (dal_query(h, req.data(), req.size(), &resp) != static_cast<int64_t>(want.size()) ||
-          std::memcmp(resp, want.data(), want.size()) != 0)
-        die("dal_query: response bytes differ from the reference");
-      dal_free(resp);
-    }
-    return std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / per_round;
-  };
-
-  if (!only.empty()) {
-    double ns = only == "floor" ? floor_round() : only == "into" ? into_round() : only == "alloc" ? alloc_round() : -1;
-    if (ns < 0) die("unknown path " + only);
-    std::printf("dal_floor_bench: %s %.1f ns per round trip (%ld)\n", only.c_str(), ns, per_round);
-    return 0;
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // the report before any error, in order
+  const Options o = parse(argc, argv);
+  std::printf("dal_floor_bench: %s, SQLite %s (threadsafe=%d)\n", dal_version_string(), sqlite3_libversion(),
+              sqlite3_threadsafe());
+  try {
+    for (const auto& name : o.workloads) Bench(*find_workload(name), o).run();
+  } catch (const std::exception& e) {
+    die(e.what());
   }
-  floor_round(), into_round(), alloc_round();  // warm-up
-  std::vector<double> floor_ns, into_ns, alloc_ns;
-  for (int r = 0; r < rounds; ++r) {
-    floor_ns.push_back(floor_round());
-    into_ns.push_back(into_round());
-    alloc_ns.push_back(alloc_round());
-  }
-  double f = median(floor_ns), b = median(into_ns), a = median(alloc_ns);
-  std::printf("dal_floor_bench: %d rounds x %ld reference round trips (median round)\n", rounds, per_round);
-  std::printf("  %-46s %9.1f ns\n", "floor: sqlite3_prepare_v3 + errmsg (C)", f);
-  std::printf("  %-46s %9.1f ns   %.3fx floor\n", "dal_query_into (caller buffer)", b, b / f);
-  std::printf("  %-46s %9.1f ns   %.3fx floor\n", "dal_query + dal_free (DAL buffer)", a, a / f);
-  std::printf("  goal: dal_query_into <= 1.25x floor -> %s\n", b / f <= 1.25 ? "met" : "not met");
-  sqlite3_close(db);
-  dal_close(h);
   return 0;
 }
