@@ -115,6 +115,18 @@ export class Database extends QueryRoot {
   queryIntoAsync(bytes, target) { return this.#native.queryIntoAsync(bytes, target); }
   takePending(target) { return this.#native.takePending(target); }
 
+  /**
+   * Administrative SQL text -- schemas, migrations; NEVER user input -- on
+   * the database file of this Database (dbName, see use()): dal_exec through
+   * the shim, sqlite3_exec() semantics (several statements, rows discarded,
+   * the first failure stops the rest).  A SQLite failure is a DalError
+   * DAL_E_DATABASE with SQLite's message.  Not a query: not in stats().
+   */
+  exec(sql) {
+    if (typeof sql !== 'string') throw new TypeError('exec(sql): sql must be a string');
+    this.#native.exec(this.dbName, sql);
+  }
+
   /** {queries, requestBytes, responseBytes} through this Database. */
   stats() { return this.#native.counters(); }
 

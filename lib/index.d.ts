@@ -109,6 +109,12 @@ export declare class Database {
   queryInto(bytes: Uint8Array, target: Uint8Array): number;
   queryIntoAsync(bytes: Uint8Array, target: Uint8Array): Promise<number>;
   takePending(target: Uint8Array): number;
+  /**
+   * Administrative SQL text (schemas, migrations; never user input) on this
+   * Database's file (dbName): sqlite3_exec() semantics.  Throws DalError
+   * (DAL_E_DATABASE with SQLite's message; DALSHIM_E_CLOSED when closed).
+   */
+  exec(sql: string): void;
   stats(): { queries: number; requestBytes: number; responseBytes: number };
   close(): void;
 }

@@ -31,7 +31,8 @@ import process from 'node:process';
 import { effectiveSampleEvery, openOptions, parseOptions, usage, UsageError } from './options.js';
 import { makeJsPlant } from './plants.js';
 import { Progress } from './progress.js';
-import { Workload } from './workload.js';
+import { Workload, setUpWorkload } from './workload.js';
+import { WorkloadError, loadWorkload } from './workload-spec.js';
 
 // Queries between event-loop turns.  A turn costs a few microseconds; 1024
 // queries take several milliseconds, so the loop pays well under 1 %.
@@ -73,6 +74,16 @@ export async function main(binding, argv, { program, vias = ['addon'] }) {
     out(usage(program, vias));
     return 0;
   }
+  // The workload before anything else: a broken file stops the driver
+  // before the DAL is loaded (exit 2, nothing sent).
+  let workload;
+  try {
+    workload = loadWorkloads(o);
+  } catch (e) {
+    if (!(e instanceof WorkloadError)) throw e;
+    err(`${program}: ${e.message}\n`);
+    return 2;
+  }
   if (typeof binding === 'function') {
     try {
       binding = await binding(o); // o: the parsed flags (--via picks the binding)
@@ -109,7 +120,7 @@ export async function main(binding, argv, { program, vias = ['addon'] }) {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    return await stress(binding, o, { program, dir, temporary, interrupted: () => interrupted });
+    return await stress(binding, o, workload, { program, dir, temporary, interrupted: () => interrupted });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -117,11 +128,21 @@ export async function main(binding, argv, { program, vias = ['addon'] }) {
   }
 }
 
+/**
+ * The workload as the loops use it: `wire` for into/raw and for the seed
+ * (floats stay float64), `loop` what the query loop expands (the builder's
+ * plain-number form with --api builder).
+ */
+export function loadWorkloads(o) {
+  const wire = loadWorkload(o.workload);
+  return { wire, loop: o.api === 'builder' ? loadWorkload(o.workload, { builder: true }) : wire };
+}
+
 function describeError(e) {
   return `${e && e.code ? `${e.code}: ` : ''}${e && e.message ? e.message : String(e)}`;
 }
 
-async function stress(binding, o, { program, dir, temporary, interrupted }) {
+async function stress(binding, o, workload, { program, dir, temporary, interrupted }) {
   const { monitor } = binding;
   try {
     binding.load();
@@ -135,6 +156,16 @@ async function stress(binding, o, { program, dir, temporary, interrupted }) {
     db = binding.open({ dir, options: openOptions(o) });
   } catch (e) {
     err(`${program}: cannot open ${dir}: ${describeError(e)}\n`);
+    return 2;
+  }
+  // Schema and seed before the monitor starts: not counted, not sampled.
+  // Builder queries target the workload's database file.
+  try {
+    db.use(workload.wire.db);
+    setUpWorkload(db, workload.wire);
+  } catch (e) {
+    err(`${program}: workload ${workload.wire.name}: cannot set up: ${describeError(e)}\n`);
+    db.close();
     return 2;
   }
 
@@ -155,7 +186,7 @@ async function stress(binding, o, { program, dir, temporary, interrupted }) {
     db.close();
     return 2;
   }
-  err(`${program}: ${o.queries} queries, api ${o.api} (${o.async ? 'async' : 'sync'}), ` +
+  err(`${program}: workload ${workload.wire.name}, ${o.queries} queries, api ${o.api} (${o.async ? 'async' : 'sync'}), ` +
     `${o.workers ? `${o.workers} workers` : 'main thread'}, sample every ${sampleEvery}, ` +
     `warm-up ${o.warmupShare.toFixed(2)}, data dir ${dir}${temporary ? ' (temporary)' : ''}${planted}\n`);
 
@@ -166,7 +197,8 @@ async function stress(binding, o, { program, dir, temporary, interrupted }) {
   const onError = (m) => err(`${program}: ${m}\n`);
   const plant = makeJsPlant(o.plant);
   // Query 1 of N, on the main thread in every mode: time to first query.
-  const first = new Workload({ db, api: o.api, latencyEvery: o.latencyEvery, onError, plant });
+  // It is thread 0's query 0; with --workers, worker 0 goes on from query 1.
+  const first = new Workload({ db, spec: workload.loop, api: o.api, latencyEvery: o.latencyEvery, onError, plant });
   if (o.async) await first.runAsync(1);
   else first.run(1);
   monitor.markStartup(run, rssAfterLoad, Math.round(performance.now() * 1e6));
@@ -223,7 +255,15 @@ async function mainThreadLoop({ o, run, monitor, first, progress, sampleNow, sam
   let failure = null;
   while (done < o.queries && interrupted() === null) {
     const upTo = Math.min(o.queries, nextSample, done + CHUNK);
-    done += o.async ? await wl.runAsync(upTo - done) : wl.run(upTo - done);
+    try {
+      done += o.async ? await wl.runAsync(upTo - done) : wl.run(upTo - done);
+    } catch (e) {
+      // A workload that cannot be expanded (a value out of range): the run is void.
+      if (!(e instanceof WorkloadError)) throw e;
+      errors += wl.flush(monitor, run).errors;
+      failure = e.message;
+      break;
+    }
     errors += wl.flush(monitor, run).errors;
     if (errors >= o.maxErrors) {
       failure = `stopped after ${errors} errors (--max-errors ${o.maxErrors})`;
@@ -267,7 +307,7 @@ async function workersLoop({ o, binding, dir, run, monitor, progress, sampleNow,
     const share = Math.floor(rest / n) + (i < rest % n ? 1 : 0);
     const w = new Worker(new URL('./worker.js', import.meta.url), {
       workerData: {
-        bindingUrl: binding.moduleUrl, dir, options: openOptions(o), api: o.api, async: o.async,
+        bindingUrl: binding.moduleUrl, dir, options: openOptions(o), api: o.api, async: o.async, workload: o.workload,
         latencyEvery: o.latencyEvery, queries: share, run, plant: o.plant, index: i,
         progress: progressSlots, stop, errorCount, maxErrors: o.maxErrors,
       },

@@ -5,6 +5,8 @@
 // Uses node:util parseArgs, which Node, Bun and Deno all provide.
 import { parseArgs } from 'node:util';
 
+import { DEFAULT_WORKLOAD, WORKLOAD_NAMES } from './workload-spec.js';
+
 export const DEFAULT_QUERIES = 100_000_000;
 export const APIS = ['into', 'raw', 'builder'];
 export const JS_PLANTS = ['js_heap', 'js_external'];
@@ -15,19 +17,25 @@ export const MAX_PLANT_BYTES = 1_048_576;
 export function usage(program, vias) {
   return `usage: ${program} [options]
 
-Runs the reference query (87-byte request, 34-byte answer "no such table:
-data") N times through ${vias.length > 1 ? `one of: ${vias.join(', ')}` : vias[0]}, checks every answer,
+Runs a workload (stress/workloads/*.json, docs/workloads.md; default the
+reference query: 87-byte request, 34-byte answer "no such table: data") N
+times through ${vias.length > 1 ? `one of: ${vias.join(', ')}` : vias[0]}, checks every answer,
 samples memory through the kit's monitor (dalmon_*) and prints its leak
 verdict.  Options shared with dalstress mean the same there.
 
+  --workload NAME|FILE
+                      ${WORKLOAD_NAMES.join(', ')} (default ${DEFAULT_WORKLOAD}),
+                      or the path of a workload file
   --queries N         queries in total (default ${DEFAULT_QUERIES}; 1e6 and 1_000_000 work)
   --api into|raw|builder
                       into: queryInto(request, reused buffer) (default)
                       raw: queryRaw(request) -> a new Uint8Array per query
-                      builder: db.In('data').Find({a: 1, b: {$gt: 2}}).all()
+                      builder: the step's commands as lib/builder.js calls,
+                      e.g. db.In('data').Find({a: 1, b: {$gt: 2}}).all()
   --async             use the async form (a Promise per query, libuv thread pool)
   --workers N         run the queries in N worker_threads, each with its own
-                      handle on the same data directory (default 0: main thread)
+                      handle on the same data directory (default 0: main thread);
+                      worker i is the workload's thread t = i
   --sample-every N    queries between monitor samples (default queries/100,
                       clamped to 1..1000000)
   --warmup-share F    share of queries treated as warm-up, 0..0.9 (default 0.2)
@@ -103,6 +111,7 @@ export function parseOptions(argv, vias = ['addon']) {
       allowPositionals: false,
       strict: true,
       options: {
+        workload: { type: 'string' },
         queries: { type: 'string' },
         api: { type: 'string' },
         async: { type: 'boolean' },
@@ -127,6 +136,7 @@ export function parseOptions(argv, vias = ['addon']) {
   const v = parsed.values;
   const o = {
     help: !!v.help,
+    workload: v.workload ?? DEFAULT_WORKLOAD,
     queries: v.queries !== undefined ? parseCount(v.queries, '--queries', 1, 2 ** 50) : DEFAULT_QUERIES,
     api: v.api !== undefined ? oneOf(v.api, '--api', APIS) : 'into',
     async: !!v.async,
@@ -143,6 +153,7 @@ export function parseOptions(argv, vias = ['addon']) {
     via: v.via !== undefined ? oneOf(v.via, '--via', vias) : vias[0],
     lite: !!v.lite,
   };
+  if (o.workload === '') throw new UsageError('option --workload: empty name');
   if (o.dbDir === '') throw new UsageError('option --db-dir: empty directory name');
   if (o.json === '') throw new UsageError('option --json: empty file name');
   for (const p of o.monitorParams) {

@@ -2,13 +2,15 @@
 //
 // Opens its own handle on the shared data directory through the same
 // binding as the main thread (workerData.bindingUrl exports createBinding),
-// issues its share of the reference queries, hands counts and latencies to
-// the monitor itself (those dalmon_* calls are lock-free and process-wide),
+// issues its share of the workload's queries as thread t = its index
+// (worker 0 goes on from thread 0's query 1, which the main thread sent),
+// hands counts and latencies to the monitor itself (those dalmon_* calls
+// are lock-free and process-wide),
 // publishes its progress in a shared slot, and answers the main thread's
 // 'sample' requests with its own heap figures after collecting garbage.
 import { parentPort, workerData } from 'node:worker_threads';
 
-import { collect, yieldNow } from './driver.js';
+import { collect, loadWorkloads, yieldNow } from './driver.js';
 import { makeJsPlant } from './plants.js';
 import { Workload } from './workload.js';
 
@@ -28,9 +30,16 @@ parentPort.on('message', async (m) => {
   }
 });
 
+// Loaded again here (a worker shares no objects): the main thread has
+// validated it and run its schema and seed.
+const spec = loadWorkloads(w).loop;
 const db = binding.open({ dir: w.dir, options: w.options });
+db.use(spec.db);
 const onError = (message) => parentPort.postMessage({ type: 'error', message });
-const wl = new Workload({ db, api: w.api, latencyEvery: w.latencyEvery, onError, plant: makeJsPlant(w.plant) });
+const wl = new Workload({
+  db, spec, api: w.api, thread: w.index, firstQuery: w.index === 0 ? 1 : 0,
+  latencyEvery: w.latencyEvery, onError, plant: makeJsPlant(w.plant),
+});
 let done = 0;
 let errors = 0;
 // --max-errors bounds the run's total, not each worker's: every worker adds

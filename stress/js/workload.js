@@ -1,13 +1,24 @@
-// workload.js -- the reference workload (../shared seed study, docs/protocol.md)
-// and the query loops of the JS stress drivers, runtime-agnostic.
+// workload.js -- the query loop of the JS stress drivers, runtime-agnostic:
+// a workload (stress/workloads/*.json, read by workload-spec.js) sent
+// through one API, sync or async, every answer checked, never sampled.
 //
-// Every iteration is a real round trip and every answer is checked, never
-// sampled.  The loops run in chunks (a few thousand queries at most); the
-// driver yields to the event loop between chunks, so N-API finalizers and
-// worker messages get their turn (nodejs/node#26667).
+// The loops run in chunks (a few thousand queries at most); the driver
+// yields to the event loop between chunks, so N-API finalizers and worker
+// messages get their turn (nodejs/node#26667).
+//
+// One implementation of a query, split around the call: #prepare() (the
+// request and the expected bytes of this query), #send() / #sendAsync()
+// (the only part that differs between sync and async), #finish() (timing,
+// check, counters).  The two loops around them are a few lines each: an
+// `await` in the sync loop would cost a microtask turn per query.
+import { builderDifference, firstDifference } from './workload-check.js';
+import { Writer, decode, equalsEncoded } from './workload-msgpack.js';
+import { WorkloadError } from './workload-spec.js';
 
+// The reference request and answer, byte for byte (tests/common/reference.h);
+// stress/workloads/reference.json expands to exactly these (unit-tested).
 // {id:9, db:"database.sqlite", commands:[{method:"In",args:["data"]},
-//  {method:"Find",args:[{a:1,b:{$gt:2}}]}]} -- 87 bytes (tests/common/reference.h).
+//  {method:"Find",args:[{a:1,b:{$gt:2}}]}]} -- 87 bytes.
 export const REFERENCE_REQUEST = Uint8Array.from([
   0x83, 0xa2, 0x69, 0x64, 0x09, 0xa2, 0x64, 0x62, 0xaf, 0x64, 0x61, 0x74, 0x61, 0x62, 0x61,
   0x73, 0x65, 0x2e, 0x73, 0x71, 0x6c, 0x69, 0x74, 0x65, 0xa8, 0x63, 0x6f, 0x6d, 0x6d, 0x61,
@@ -22,46 +33,92 @@ export const REFERENCE_RESPONSE = Uint8Array.from([
   0xa1, 0x65, 0xb3, 0x6e, 0x6f, 0x20, 0x73, 0x75, 0x63, 0x68, 0x20, 0x74,
   0x61, 0x62, 0x6c, 0x65, 0x3a, 0x20, 0x64, 0x61, 0x74, 0x61,
 ]);
-export const REFERENCE_ERROR = 'no such table: data';
-export const REFERENCE_TABLE = 'data';
 
-/** The reference query through the builder (a new filter object each time, as user code does). */
-export function referenceQuery(db) {
-  return db.In(REFERENCE_TABLE).Find({ a: 1, b: { $gt: 2 } });
-}
-
-// Buffer for queryInto: 4 KiB, reused, as dalstress's into mode.
+// queryInto's buffer: 4 KiB, reused, as dalstress's into mode; a larger
+// answer is taken with takePending into a bigger buffer, kept from then on.
 const INTO_CAPACITY = 4096;
-const RESP_LEN = REFERENCE_RESPONSE.length;
-const FIRST = REFERENCE_RESPONSE[0];
-const LAST = REFERENCE_RESPONSE[RESP_LEN - 1];
 
-function sameAsReference(b) {
-  for (let i = 0; i < RESP_LEN; i++) if (b[i] !== REFERENCE_RESPONSE[i]) return false;
-  return true;
-}
+const INTO = 0;
+const RAW = 1;
+const BUILDER = 2;
+const API = { into: INTO, raw: RAW, builder: BUILDER };
 
 function hex(b, n) {
   return Array.from(b.subarray(0, Math.min(n, 48)), (x) => x.toString(16).padStart(2, '0')).join(' ');
 }
 
+const describeError = (e) => `${e && e.code ? `${e.code}: ` : ''}${e && e.message ? e.message : String(e)}`;
+
+/** The request of an expanded query, {id, db, commands} in that key order (docs/workloads.md). */
+const requestOf = (spec, q) => ({ id: q.id, db: spec.db, commands: q.commands });
+
+/** null if `bytes[0..len)` are the expected answer `want` (an expanded expect), else why not. */
+export function answerDifference(want, bytes, len) {
+  if (equalsEncoded(bytes, len, want)) return null;
+  let got;
+  try {
+    got = decode(bytes, len);
+  } catch (e) {
+    return `undecodable answer (${e.message}), ${len} bytes: ${hex(bytes, len)}`;
+  }
+  // Equal decoded values that equalsEncoded refused: an encoding the
+  // protocol does not use (say, a float32 for a float64).
+  return firstDifference(want, got) ?? `same values in another encoding: ${hex(bytes, len)}`;
+}
+
+// lib/builder.js calls from a command list: In(...) first, then each
+// method with its args; a Tx is db.Tx of its statements.
+function buildQuery(db, commands) {
+  let q = db;
+  for (let i = 0; i < commands.length; i++) {
+    const { method, args } = commands[i];
+    if (!Array.isArray(args)) throw new WorkloadError(`${method}: args expanded to ${typeof args}, not an array`);
+    q = q[method](...args);
+  }
+  return q;
+}
+
 /**
- * One loop: a database, an API, sync or async.  run(n) / runAsync(n) issue
- * n queries and return the number of failed calls or wrong answers; the
- * totals since the last take() are read with take().
+ * Create the workload's tables (schema, through the DAL's exec) and send
+ * its seed from this thread, checking every answer.  Before the monitor's
+ * first sample; not counted as queries.  Throws WorkloadError on a wrong
+ * answer, DalError if the DAL refuses.
+ * @param {object} db    an open Database
+ * @param {import('./workload-spec.js').WorkloadSpec} spec  loaded for the wire (not builder)
+ */
+export function setUpWorkload(db, spec) {
+  if (spec.schema !== '') db.exec(spec.schema, spec.db);
+  const request = new Writer();
+  for (const q of spec.seedQueries()) {
+    const resp = db.queryRaw(request.encode(requestOf(spec, q)));
+    const why = answerDifference(q.expect, resp, resp.length);
+    if (why !== null) throw new WorkloadError(`seed request ${q.id}: wrong answer: ${why}`);
+  }
+}
+
+/**
+ * One thread's loop: a database, a workload, an API, sync or async.
+ * run(n) / runAsync(n) send n queries and return how many were sent; the
+ * totals since the last flush() go to the monitor with flush().
  */
 export class Workload {
   /**
    * @param {object} cfg
    * @param {object} cfg.db            an open Database (lib/database.js or an FFI session)
+   * @param {import('./workload-spec.js').WorkloadSpec} cfg.spec  loaded with {builder} for --api builder
    * @param {'into'|'raw'|'builder'} cfg.api
+   * @param {number} [cfg.thread]      t of docs/workloads.md (the worker index)
+   * @param {number} [cfg.firstQuery]  n of the first query (worker 0 continues the main thread's)
    * @param {number} cfg.latencyEvery  time one query in K on average
    * @param {(msg: string) => void} cfg.onError  called for the first errors (verbatim)
    * @param {{tick(): void}|null} cfg.plant  a JS plant, ticked once per query
    */
-  constructor({ db, api, latencyEvery, onError, plant = null }) {
+  constructor({ db, spec, api, thread = 0, firstQuery = 0, latencyEvery, onError, plant = null }) {
     this.db = db;
-    this.api = api;
+    this.spec = spec;
+    this.api = API[api];
+    this.t = thread;
+    this.n = firstQuery;
     this.latencyEvery = latencyEvery;
     this.onError = onError;
     this.plant = plant;
@@ -74,7 +131,25 @@ export class Workload {
     this.bytesOut = 0;
     this.errors = 0;
     this.reported = 0;
-    this.statsBase = api === 'builder' ? db.stats() : null;
+    this.statsBase = this.api === BUILDER ? db.stats() : null;
+    this.env = new Array(spec.slots);
+    this.requestWriter = new Writer();
+    // This query: its expansion and, for into/raw, its request bytes.
+    this.query = null;
+    this.request = null;
+    // A constant workload (reference): encoded once, never expanded again,
+    // and its answer compared byte for byte with the expected value's
+    // encoding first (equal bytes are an equal answer; other bytes are
+    // then compared as values).
+    this.constant = spec.constant && this.api !== BUILDER;
+    this.wantBytes = null;
+    if (this.constant) {
+      this.query = spec.query(0, 0);
+      this.request = Uint8Array.from(this.requestWriter.encode(requestOf(spec, this.query)));
+      this.wantBytes = Uint8Array.from(new Writer().encode(this.query.expect));
+    }
+    this.t0 = 0;
+    this.timed = false;
   }
 
   // Uniform in 1..2K-1 (mean K), so timing cannot lock onto a period of the DAL.
@@ -91,134 +166,133 @@ export class Workload {
     }
   }
 
-  #timed(ms) {
-    this.latencies[this.latencyCount++] = ms * 1e6;
-    this.untilTimed = this.#gap();
-  }
-
   /** Whether the latency batch is full (the caller flushes it to the monitor). */
   get latencyFull() { return this.latencyCount >= this.latencies.length - 1; }
 
-  #checkInto(n) {
-    const t = this.target;
-    if (n === RESP_LEN && sameAsReference(t)) return;
-    if (n > t.length) {
-      this.db.takePending(new Uint8Array(n)); // nothing may stay pending
-      this.#error(`wrong answer: ${n} bytes, more than the ${t.length}-byte buffer`);
-    } else {
-      this.#error(`wrong answer: ${n} bytes: ${hex(t, n)}`);
+  // Expand this query (WorkloadError ends the run: a broken workload, not a
+  // wrong answer), then start its clock if it is one of the timed ones.
+  #prepare() {
+    if (!this.constant) {
+      const q = this.spec.query(this.t, this.n, this.env);
+      this.query = q;
+      if (this.api !== BUILDER) this.request = this.requestWriter.encode(requestOf(this.spec, q));
+    }
+    this.n++;
+    // Poison: a call that reports a length without writing the answer is
+    // caught (no answer starts with 0xc1, a byte MessagePack never uses).
+    if (this.api === INTO) {
+      this.target[0] = 0xc1;
+      // And one that stops short (the constant answer's last byte, flipped).
+      const w = this.wantBytes;
+      if (w !== null && w.length <= this.target.length) this.target[w.length - 1] = ~w[w.length - 1] & 0xff;
+    }
+    this.timed = --this.untilTimed === 0;
+    this.t0 = this.timed ? performance.now() : 0;
+  }
+
+  #send() {
+    const db = this.db;
+    switch (this.api) {
+      case INTO: return db.queryInto(this.request, this.target);
+      case RAW: return db.queryRaw(this.request);
+      default: {
+        const c = this.query.commands;
+        if (c[0].method === 'Tx') return db.Tx(...c[0].args.map((l) => buildQuery(db, l)));
+        const q = buildQuery(db, c);
+        return q.isWrite ? q.run() : q.all();
+      }
     }
   }
 
-  #checkRaw(r) {
-    if (r.length === RESP_LEN && sameAsReference(r)) return;
-    this.#error(`wrong answer: ${r.length} bytes: ${hex(r, r.length)}`);
+  #sendAsync() {
+    const db = this.db;
+    switch (this.api) {
+      case INTO: return db.queryIntoAsync(this.request, this.target);
+      case RAW: return db.queryRawAsync(this.request);
+      default: {
+        const c = this.query.commands;
+        if (c[0].method === 'Tx') return db.TxAsync(...c[0].args.map((l) => buildQuery(db, l)));
+        const q = buildQuery(db, c);
+        return q.isWrite ? q.runAsync() : q.allAsync();
+      }
+    }
   }
 
-  #checkBuilderError(e) {
-    if (e && e.code === 'DALSHIM_E_SQL' && e.message === REFERENCE_ERROR) return;
-    this.#error(`wrong answer: ${e && e.code ? `${e.code}: ` : ''}${e && e.message ? e.message : String(e)}`);
+  // The answer (result) or the call's exception (failed, with threw = true).
+  #finish(result, failed, threw) {
+    if (this.timed) {
+      this.latencies[this.latencyCount++] = (performance.now() - this.t0) * 1e6;
+      this.untilTimed = this.#gap();
+    }
+    const q = this.query;
+    if (this.api === BUILDER) {
+      // An SQL error is an answer here: builderDifference judges it.
+      const why = builderDifference(q.step.expect.kind, q.expect, result, threw ? failed : undefined);
+      if (why !== null) this.#error(`wrong answer to request ${q.id} (builder): ${why}`);
+    } else if (threw) {
+      this.#error(`call failed (request ${q.id}): ${describeError(failed)}`);
+    } else {
+      let bytes = result;
+      let len = result.length;
+      if (this.api === INTO) {
+        len = result;
+        if (len > this.target.length) {
+          // Executed, and waiting in the shim: taken (never re-sent) into a bigger buffer, kept.
+          this.target = new Uint8Array(2 ** Math.ceil(Math.log2(len)));
+          this.db.takePending(this.target);
+        }
+        bytes = this.target;
+      }
+      this.bytesIn += this.request.length;
+      this.bytesOut += len;
+      let right = false;
+      const w = this.wantBytes;
+      if (w !== null && len === w.length) {
+        right = true;
+        for (let i = 0; right && i < len; i++) right = bytes[i] === w[i];
+      }
+      if (!right) {
+        const why = answerDifference(q.expect, bytes, len);
+        if (why !== null) this.#error(`wrong answer to request ${q.id}: ${why}`);
+      }
+    }
+    this.queries++;
+    if (this.plant !== null) this.plant.tick();
   }
 
   /** n queries, synchronously. */
   run(n) {
-    const { db, plant } = this;
-    const req = REFERENCE_REQUEST;
-    const t = this.target;
     for (let i = 0; i < n; i++) {
-      const timed = --this.untilTimed === 0;
-      const t0 = timed ? performance.now() : 0;
+      this.#prepare();
+      let result;
+      let failed;
+      let threw = false;
       try {
-        switch (this.api) {
-          case 'into': {
-            t[0] = ~FIRST & 0xff; // poison: a call that reports 34 bytes without writing them is caught
-            t[RESP_LEN - 1] = ~LAST & 0xff;
-            const len = db.queryInto(req, t);
-            if (timed) this.#timed(performance.now() - t0);
-            this.#checkInto(len);
-            this.bytesIn += req.length;
-            this.bytesOut += len;
-            break;
-          }
-          case 'raw': {
-            const r = db.queryRaw(req);
-            if (timed) this.#timed(performance.now() - t0);
-            this.#checkRaw(r);
-            this.bytesIn += req.length;
-            this.bytesOut += r.length;
-            break;
-          }
-          default: {
-            let rows;
-            try {
-              rows = referenceQuery(db).all();
-            } catch (e) {
-              if (timed) this.#timed(performance.now() - t0);
-              this.#checkBuilderError(e);
-              break;
-            }
-            if (timed) this.#timed(performance.now() - t0);
-            this.#error(`wrong answer: ${rows.length} rows instead of "${REFERENCE_ERROR}"`);
-          }
-        }
+        result = this.#send();
       } catch (e) {
-        if (timed) this.#timed(performance.now() - t0);
-        this.#error(`call failed: ${e && e.code ? `${e.code}: ` : ''}${e && e.message ? e.message : String(e)}`);
+        failed = e;
+        threw = true;
       }
-      this.queries++;
-      if (plant !== null) plant.tick();
+      this.#finish(result, failed, threw);
       if (this.latencyFull) return i + 1;
     }
     return n;
   }
 
-  /** n queries, each awaited (the async form: libuv thread pool). */
+  /** n queries, each awaited (the async form: a thread pool). */
   async runAsync(n) {
-    const { db, plant } = this;
-    const req = REFERENCE_REQUEST;
-    const t = this.target;
     for (let i = 0; i < n; i++) {
-      const timed = --this.untilTimed === 0;
-      const t0 = timed ? performance.now() : 0;
+      this.#prepare();
+      let result;
+      let failed;
+      let threw = false;
       try {
-        switch (this.api) {
-          case 'into': {
-            t[0] = ~FIRST & 0xff;
-            t[RESP_LEN - 1] = ~LAST & 0xff;
-            const len = await db.queryIntoAsync(req, t);
-            if (timed) this.#timed(performance.now() - t0);
-            this.#checkInto(len);
-            this.bytesIn += req.length;
-            this.bytesOut += len;
-            break;
-          }
-          case 'raw': {
-            const r = await db.queryRawAsync(req);
-            if (timed) this.#timed(performance.now() - t0);
-            this.#checkRaw(r);
-            this.bytesIn += req.length;
-            this.bytesOut += r.length;
-            break;
-          }
-          default: {
-            let rows;
-            try {
-              rows = await referenceQuery(db).allAsync();
-            } catch (e) {
-              if (timed) this.#timed(performance.now() - t0);
-              this.#checkBuilderError(e);
-              break;
-            }
-            if (timed) this.#timed(performance.now() - t0);
-            this.#error(`wrong answer: ${rows.length} rows instead of "${REFERENCE_ERROR}"`);
-          }
-        }
+        result = await this.#sendAsync();
       } catch (e) {
-        if (timed) this.#timed(performance.now() - t0);
-        this.#error(`call failed: ${e && e.code ? `${e.code}: ` : ''}${e && e.message ? e.message : String(e)}`);
+        failed = e;
+        threw = true;
       }
-      this.queries++;
-      if (plant !== null) plant.tick();
+      this.#finish(result, failed, threw);
       if (this.latencyFull) return i + 1;
     }
     return n;
@@ -230,7 +304,7 @@ export class Workload {
    * request id -- and so the size -- varies), errors, latencies.
    */
   flush(monitor, run) {
-    if (this.api === 'builder') {
+    if (this.api === BUILDER) {
       const s = this.db.stats();
       this.bytesIn = s.requestBytes - this.statsBase.requestBytes;
       this.bytesOut = s.responseBytes - this.statsBase.responseBytes;
