@@ -15,7 +15,6 @@
 // callgrind instrumentation on for exactly the timed queries:
 // stress/bench/instructions.sh counts instructions per query with it.
 #include <dal.h>
-#include <sqlite3.h>
 
 #if __has_include(<valgrind/callgrind.h>)
 #include <valgrind/callgrind.h>
@@ -135,9 +134,12 @@ class Bench {
  public:
   Bench(const Workload& w, const Options& o)
       : w_(w), o_(o), max_threads_(*std::max_element(o.threads.begin(), o.threads.end())), team_(max_threads_) {
+    // The DAL first: it configures the process's SQLite before anything
+    // initializes it (a later sqlite3_config would fail), and the floor
+    // then runs under the same configuration.
+    dal_ = std::make_unique<DalPath>(dir_.path());
     create_database(dir_.file(w.db), w.schema);
     create_database(dir_.file("floor-" + w.db), w.schema);
-    dal_ = std::make_unique<DalPath>(dir_.path());
     floor_ = std::make_unique<SqliteFloor>(dir_.file("floor-" + w.db), w, max_threads_);
     std::vector<uint8_t> buf(kBufferBytes);
     std::string why;
@@ -234,7 +236,8 @@ class Bench {
   }
 
   void report(const std::vector<std::vector<double>>& dal_ns, const std::vector<std::vector<double>>& floor_ns) {
-    std::printf("\nworkload %s: %d rounds x %ld queries per thread, median round\n", w_.name.c_str(), o_.rounds, per_run_);
+    std::printf("\nworkload %s: %d rounds x %ld queries per thread, median round (%s)\n", w_.name.c_str(), o_.rounds,
+                per_run_, dal_version_string());
     std::printf("  %-8s %14s %14s %16s\n", "threads", "floor ns/q", "dal ns/q", "dal/floor");
     std::vector<double> per_round_ratio;
     for (size_t i = 0; i < o_.threads.size(); ++i) {
@@ -279,8 +282,6 @@ class Bench {
 int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // the report before any error, in order
   const Options o = parse(argc, argv);
-  std::printf("dal_floor_bench: %s, SQLite %s (threadsafe=%d)\n", dal_version_string(), sqlite3_libversion(),
-              sqlite3_threadsafe());
   try {
     for (const auto& name : o.workloads) Bench(*find_workload(name), o).run();
   } catch (const std::exception& e) {
