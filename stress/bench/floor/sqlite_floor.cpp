@@ -193,11 +193,10 @@ bool SqliteFloor::select(FloorConnection& c, const Query& q, std::string* why) {
   sqlite3_reset(s);  // ends the read transaction, as the DAL's release does
   const Answer& a = q.answer;
   if (a.kind != Answer::Kind::Rows) return wrong(why, "rows, want no rows");
-  if (rows != a.rows.size() || ncol != static_cast<int>(a.columns.size()) || numbers != q.digest.numbers ||
-      c.scratch != q.digest.text)
-    return wrong(why, std::to_string(rows) + " rows of " + std::to_string(ncol) + " columns, want " +
-                          std::to_string(a.rows.size()) + " of " + std::to_string(a.columns.size()) +
-                          (rows == a.rows.size() ? " (or other values)" : ""));
+  const RowsDigest& d = q.digest;
+  if (rows != d.rows || ncol != static_cast<int>(d.columns) || numbers != d.numbers || c.scratch != d.text)
+    return wrong(why, std::to_string(rows) + " rows of " + std::to_string(ncol) + " columns, want " + std::to_string(d.rows) +
+                          " of " + std::to_string(d.columns) + (rows == d.rows ? " (other values)" : ""));
   return true;
 }
 

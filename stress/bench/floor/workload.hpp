@@ -44,7 +44,7 @@ struct Answer {
   int64_t ra = 0, li = 0;            // Exec
   std::string error;                 // Error: SQLite's message
   std::vector<std::string> columns;  // Rows
-  std::vector<Row> rows;
+  std::vector<Row> rows;             // emptied once encoded (Query::digest keeps what the floor checks)
 };
 
 // What SQLite alone must read for a rows answer, prepared once so that the
@@ -52,6 +52,7 @@ struct Answer {
 // hashed in order, and the column names and text values concatenated (the
 // floor copies them out, as a result encoder would).
 struct RowsDigest {
+  size_t rows = 0, columns = 0;
   uint64_t numbers = 0;
   std::string text;
 };
