@@ -1,4 +1,5 @@
-// stress.ts -- the reference workload through bun:ffi or Deno.dlopen (whichever
+// stress.ts -- a workload (--workload reference|rows|write|mixed, default
+// reference; stress/workloads/) through bun:ffi or Deno.dlopen (whichever
 // runtime runs this file), with the report, exit codes and progress of
 // `npm run stress` (stress/js/driver.js; flags: --help).
 //

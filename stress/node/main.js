@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// main.js -- `npm run stress`: the reference workload through the Node addon
-// (or `--via koffi`), judged by the kit's monitor.  Flags: `--help`
-// (stress/js/options.js).
+// main.js -- `npm run stress`: a workload (--workload, default reference;
+// stress/workloads/) through the Node addon (or `--via koffi`), judged by the
+// kit's monitor.  Flags: `--help` (stress/js/options.js).
 //
 // V8 flags the driver needs, set at node's start (stress/node/stress.sh
 // passes them; started any other way, main.js starts itself again with them,
