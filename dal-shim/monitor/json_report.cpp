@@ -94,6 +94,16 @@ std::string JsonReport::render(const RunParams &p, const std::vector<Sample> &sa
   }
   w.end_object();
 
+  // The distribution for drawing (the HTML report): [low_ns, high_ns, count]
+  // per non-empty bin, ascending (latency_histogram.hpp, LatencySummary::bins).
+  w.key("latency_histogram").begin_object();
+  w.key("buckets").begin_array();
+  for (const LatencyBin &b : l.bins) {
+    w.begin_array().value(b.low).value(b.high).value(static_cast<int64_t>(b.count)).end_array();
+  }
+  w.end_array();
+  w.end_object();
+
   // Metric names and units once, so a consumer need not hard-code them.
   w.key("metrics").begin_array();
   for (int m = 0; m < kMetricCount; ++m) {

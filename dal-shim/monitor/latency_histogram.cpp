@@ -129,7 +129,7 @@ int64_t LatencyHistogram::percentile(double p) const noexcept {
   return percentile_of(b, count, p, mn, mx);
 }
 
-LatencySummary LatencyHistogram::summary() const noexcept {
+LatencySummary LatencyHistogram::summary() const {
   LatencySummary r;
   std::array<uint64_t, kBuckets> b;
   uint64_t count, sum;
@@ -152,6 +152,16 @@ LatencySummary LatencyHistogram::summary() const noexcept {
   r.p50 = percentile_of(b, count, 50, mn, mx);
   r.p97_5 = percentile_of(b, count, 97.5, mn, mx);
   r.p99 = percentile_of(b, count, 99, mn, mx);
+  // kBinBuckets divides kSub, so a bin never straddles two powers of two.
+  for (int first = 0; first < kBuckets; first += kBinBuckets) {
+    LatencyBin bin;
+    for (int i = first; i < first + kBinBuckets; ++i) bin.count += b[i];
+    if (!bin.count) continue;
+    bin.low = std::max(bucket_low(first), mn);
+    // The last bucket also holds everything past 2^48 ns: its bin ends at the maximum.
+    bin.high = first + kBinBuckets == kBuckets ? mx : std::min(bucket_high(first + kBinBuckets - 1), mx);
+    r.bins.push_back(bin);
+  }
   return r;
 }
 

@@ -128,6 +128,11 @@
       series.push({ label: r.label + ' fit', stroke: color, width: 1.5, dash: [6, 4], spanGaps: true, points: { show: false } });
     });
     var warmupEnd = runs[0].report.run && runs[0].report.run.warmup_end_queries;
+    // Byte axes in the largest unit the values reach (a 100 KiB layer in MiB reads 0.10, 0.10, 0.11).
+    var top = 0;
+    data.slice(1).forEach(function (d) { d.forEach(function (v) { if (isNum(v)) top = Math.max(top, Math.abs(v)); }); });
+    var div = unit !== 'bytes' ? 1 : top >= MIB ? MIB : top >= 1024 ? 1024 : 1;
+    var yName = unit !== 'bytes' ? 'count' : div === MIB ? 'MiB' : div === 1024 ? 'KiB' : 'bytes';
     var box = el('div', { class: 'chart', 'data-chart': 'layer', 'data-metric': metric, 'data-colors': colors.join(' ') });
     host.appendChild(box);
     new uPlot({
@@ -139,13 +144,18 @@
       series: series,
       axes: [
         { label: 'queries', values: function (u, v) { return v.map(function (q) { return q >= 1e6 ? grouped(q / 1e6, 1) + 'M' : grouped(q); }); } },
-        { label: unit === 'bytes' ? 'MiB' : 'count', size: 64,
-          values: function (u, v) { return v.map(function (y) { return unit === 'bytes' ? grouped(y / MIB, 2) : grouped(y); }); } },
+        { label: yName, size: 64,
+          values: function (u, v) { return v.map(function (y) { return div === 1 ? grouped(y) : grouped(y / div, 2); }); } },
       ],
       hooks: { drawClear: [warmupHook(warmupEnd)] },
     }, data, box);
     box.appendChild(el('div', { class: 'legend-note' }, ['shaded: warm-up (queries < ' + grouped(warmupEnd || 0) + '); dashed: least-squares fit after warm-up']));
     chartCount++;
+  }
+
+  // Log axes get a tick at every 1-2-5 step; only powers of ten are labelled.
+  function logLabels(u, v) {
+    return v.map(function (x) { var e = Math.log10(x); return Math.abs(e - Math.round(e)) < 1e-9 ? ns(x) : ''; });
   }
 
   // Latency distribution: the monitor's histogram (latency_histogram.buckets,
@@ -167,9 +177,12 @@
       series = [{ label: 'latency', value: function (u, v) { return v === null ? '' : ns(v); } }];
       runs.forEach(function (r, i) {
         var total = r.report.latency_ns.count || 1, y = x.map(function () { return 0; });
-        // share of queries per nanosecond of bucket width, so wide buckets do not look taller
+        // Share of queries per eighth of an octave: on a log axis a bin's
+        // area is then its share, whatever its width (bins are 1/8 octave
+        // above 128 ns, 16 ns below; the first and last end at min and max).
         r.report.latency_histogram.buckets.forEach(function (b) {
-          y[idx[Math.max(b[0], 1)]] = (b[2] / total) * 100 / (b[1] - b[0] + 1);
+          var lo = Math.max(b[0], 1), octaves = Math.log2((b[1] + 1) / lo);
+          y[idx[lo]] = (b[2] / total) * 100 / (octaves * 8);
         });
         data.push(y);
         var color = PALETTE[i % PALETTE.length];
@@ -177,8 +190,8 @@
         series.push({ label: r.label, stroke: color, width: 1.5, fill: color + '33', paths: uPlot.paths.stepped({ align: 1 }), points: { show: false } });
       });
       scales = { x: { time: false, distr: 3 } };
-      axes = [{ label: 'latency (log scale)', values: function (u, v) { return v.map(ns); } },
-        { label: '% of queries per ns', size: 64, values: function (u, v) { return v.map(function (y) { return y.toPrecision(2); }); } }];
+      axes = [{ label: 'latency (log scale)', values: logLabels },
+        { label: '% of queries per 1/8 octave', size: 64, values: function (u, v) { return v.map(function (y) { return y.toPrecision(2); }); } }];
     } else {
       var keys = [['p50', 50], ['p97_5', 97.5], ['p99', 99], ['max', 100]];
       data = [keys.map(function (k) { return k[1]; })];
@@ -190,7 +203,7 @@
         series.push({ label: r.label, stroke: color, width: 2, points: { show: true, size: 7 } });
       });
       scales = { x: { time: false }, y: { distr: 3 } };
-      axes = [{ label: 'percentile' }, { label: 'latency (log scale)', size: 72, values: function (u, v) { return v.map(ns); } }];
+      axes = [{ label: 'percentile' }, { label: 'latency (log scale)', size: 72, values: logLabels }];
     }
     box.setAttribute('data-colors', colors.join(' '));
     new uPlot({ title: title, width: chartWidth(host), height: 240, scales: scales, axes: axes, series: series, legend: { live: false } }, data, box);

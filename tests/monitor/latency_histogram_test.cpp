@@ -89,7 +89,37 @@ TEST(LatencyHistogram, EmptyIsZero) {
   LatencyHistogram h;
   auto s = h.summary();
   EXPECT_EQ(s.count, 0);
+  EXPECT_TRUE(s.bins.empty());
   EXPECT_EQ(h.percentile(50), 0);
+}
+
+// The bins the JSON report draws: every value counted once, in the bin whose
+// range holds it, ascending and disjoint, the outer edges at min and max.
+TEST(LatencyHistogram, BinsHoldEveryValueInItsRange) {
+  const std::vector<int64_t> values = {3, 17, 17, 130, 500, 501, 4096, 4100, 70000, 1000000, INT64_MAX / 2};
+  LatencyHistogram h;
+  for (int64_t v : values) h.record(v);
+  auto s = h.summary();
+  ASSERT_FALSE(s.bins.empty());
+  uint64_t total = 0;
+  for (size_t i = 0; i < s.bins.size(); ++i) {
+    const auto &b = s.bins[i];
+    EXPECT_GT(b.count, 0u);
+    EXPECT_LE(b.low, b.high);
+    if (i > 0) {
+      EXPECT_GT(b.low, s.bins[i - 1].high);
+    }
+    uint64_t inside = 0;
+    for (int64_t v : values) inside += (v >= b.low && v <= b.high) ? 1 : 0;
+    EXPECT_EQ(b.count, inside) << "bin " << b.low << ".." << b.high;
+    total += b.count;
+  }
+  EXPECT_EQ(total, values.size());
+  EXPECT_EQ(s.bins.front().low, 3);
+  EXPECT_EQ(s.bins.back().high, INT64_MAX / 2);
+  // Shared bins: 17 twice; 500 and 501 (32 ns wide bins in 256..511); 4096 and
+  // 4100 (512 ns wide in 4096..8191).  3 and 17 do not share (16 ns wide below 128).
+  EXPECT_EQ(s.bins.size(), values.size() - 3);
 }
 
 TEST(LatencyHistogram, ConcurrentRecordingLosesNothing) {
