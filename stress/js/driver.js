@@ -12,7 +12,7 @@
 //                           // and their async forms (lib/database.js's API)
 //     monitor,              // the dalmon_* C ABI: start, markStartup, sample,
 //                           // recordLatencies, count, fail, markInterrupted,
-//                           // finish, reportText, writeJson, end, rssBytes
+//                           // finish, reportText, reportJson, writeJson, end, rssBytes
 //     gc(),                 // a full collection of this JS heap
 //     memory(),             // {jsHeapUsed, jsHeapTotal, jsExternal, jsArrayBuffers} (-1 = n/a)
 //   }
@@ -31,6 +31,7 @@ import process from 'node:process';
 import { effectiveSampleEvery, openOptions, parseOptions, usage, UsageError } from './options.js';
 import { makeJsPlant } from './plants.js';
 import { Progress } from './progress.js';
+import { writeHtml } from '../report/html.js';
 import { Workload, setUpWorkload } from './workload.js';
 import { WorkloadError, loadWorkload } from './workload-spec.js';
 
@@ -239,6 +240,15 @@ async function stress(binding, o, workload, { program, dir, temporary, interrupt
       monitor.writeJson(run, o.json);
     } catch (e) {
       err(`${program}: cannot write ${o.json}: ${describeError(e)}\n`);
+      code = 2;
+    }
+  }
+  if (o.html) {
+    // The monitor's JSON text as is (int64 figures stay exact), drawn by the one page.
+    try {
+      writeHtml(o.html, monitor.reportJson(run));
+    } catch (e) {
+      err(`${program}: cannot write ${o.html}: ${describeError(e)}\n`);
       code = 2;
     }
   }

@@ -42,6 +42,8 @@ verdict.  Options shared with dalstress mean the same there.
   --db-dir DIR        data directory (created if missing, kept); default: a fresh
                       temporary directory removed at the end
   --json FILE         write the JSON report (docs/report-schema.md) to FILE
+  --html FILE         write the HTML report (docs/html-report.md) to FILE: one
+                      self-contained page with charts, opens with no network
   --plant-leak L:B    plant a leak of B bytes per query (1..${MAX_PLANT_BYTES}) in layer L:
                       js_heap (retained strings), js_external (retained Uint8Arrays),
                       or go_cmem, go_heap, sqlite_stmt, shim_malloc (native, as in dalstress)
@@ -120,6 +122,7 @@ export function parseOptions(argv, vias = ['addon']) {
         'warmup-share': { type: 'string' },
         'db-dir': { type: 'string' },
         json: { type: 'string' },
+        html: { type: 'string' },
         'plant-leak': { type: 'string' },
         'latency-every': { type: 'string' },
         'max-errors': { type: 'string' },
@@ -145,6 +148,7 @@ export function parseOptions(argv, vias = ['addon']) {
     warmupShare: v['warmup-share'] !== undefined ? parseShare(v['warmup-share']) : 0.2,
     dbDir: v['db-dir'],
     json: v.json,
+    html: v.html,
     plant: v['plant-leak'] !== undefined ? parsePlant(v['plant-leak']) : null,
     latencyEvery: v['latency-every'] !== undefined ? parseCount(v['latency-every'], '--latency-every', 1, 1_000_000) : 16,
     maxErrors: v['max-errors'] !== undefined ? parseCount(v['max-errors'], '--max-errors', 1, 2 ** 50) : 1000,
@@ -156,6 +160,7 @@ export function parseOptions(argv, vias = ['addon']) {
   if (o.workload === '') throw new UsageError('option --workload: empty name');
   if (o.dbDir === '') throw new UsageError('option --db-dir: empty directory name');
   if (o.json === '') throw new UsageError('option --json: empty file name');
+  if (o.html === '') throw new UsageError('option --html: empty file name');
   for (const p of o.monitorParams) {
     if (!/^[A-Za-z_.]+=[^;,]+$/.test(p)) throw new UsageError(`option --monitor-param: '${p}' (expected KEY=VALUE)`);
   }
