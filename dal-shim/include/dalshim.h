@@ -208,6 +208,22 @@ DALSHIM_API int64_t dalshim_query_into(int64_t h, const void *req, size_t len, v
 DALSHIM_API int64_t dalshim_take_pending(void *buf, size_t cap);
 
 /*
+** EXEC (administration: schemas and migrations)
+**
+** dal_exec() of dal.h, passed through with the shim's last-error and
+** closed-handle conventions: run the SQL text sql[0..sql_len) on the
+** writer connection of database db[0..db_len) (sqlite3_exec() semantics:
+** several statements, rows discarded, first failure stops; no NUL
+** terminator needed).  NEVER PASS USER INPUT: it is for the application's
+** own schema and migrations.  Returns DALSHIM_OK or a code; a SQLite error
+** is DAL_E_DATABASE with SQLite's message, an invalid db name
+** DAL_E_REQUEST, a closed handle DALSHIM_E_CLOSED, and DALSHIM_E_LOAD if
+** the loaded DAL predates dal.h 1.1 (no dal_exec).  Not a query: not
+** counted in DALSHIM_STAT_CALLS, and plant_leak=shim_malloc leaks nothing.
+*/
+DALSHIM_API int32_t dalshim_exec(int64_t h, const char *db, size_t db_len, const char *sql, size_t sql_len);
+
+/*
 ** STATS
 **
 ** Fill values[0..capacity) with process-wide counters and return how many

@@ -86,6 +86,10 @@ DALSHIM_API int64_t dalshim_query_into(int64_t h, const void* req, size_t len, v
   return detail::query_into(Library::loaded_default(), h, req, len, buf, cap);
 }
 
+DALSHIM_API int32_t dalshim_exec(int64_t h, const char* db, size_t db_len, const char* sql, size_t sql_len) {
+  return detail::exec_sql(Library::loaded_default(), h, db, db_len, sql, sql_len);
+}
+
 DALSHIM_API int64_t dalshim_take_pending(void* buf, size_t cap) {
   return detail::take_pending(Library::loaded_default(), buf, cap);
 }

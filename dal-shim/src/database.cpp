@@ -66,6 +66,16 @@ Result<int64_t> Database::query_into(std::span<const uint8_t> req, std::span<uin
   return n;
 }
 
+Status Database::exec_sql(std::string_view db, std::string_view sql) const {
+  // An empty string_view may have a null data(): pass "" so that an empty
+  // name or text gets the DAL's own answer, not DAL_E_NULL.
+  const char* d = db.data() != nullptr ? db.data() : "";
+  const char* s = sql.data() != nullptr ? sql.data() : "";
+  if (detail::exec_sql(lib_, handle_, d, db.size(), s, sql.size()) < 0)
+    return detail::last_error_as_error();
+  return Ok{};
+}
+
 Result<int64_t> Database::take_pending(std::span<uint8_t> buf) const {
   const int64_t n = detail::take_pending(lib_, buf.data(), buf.size());
   if (n < 0) return detail::last_error_as_error();

@@ -99,6 +99,8 @@ Result<Library*> Library::load(const std::string& requested) {
     delete lib;
     return detail::fail(err.code(), err.message());
   }
+  // Optional: dal.h 1.0 has no dal_exec, and such a DAL still serves queries.
+  lib->exec = reinterpret_cast<decltype(lib->exec)>(dlsym(h, "dal_exec"));
   lib->version_ = lib->version_fn();
   if (lib->version_ / 1000000 != DAL_VERSION_MAJOR) {
     std::string msg = "DAL library '" + key + "' implements dal.h " + version_text(lib->version_) +

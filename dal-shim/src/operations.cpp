@@ -84,6 +84,19 @@ int64_t query_into_failed(Library* lib, int64_t h, int64_t code) noexcept {
   return record_dal(lib, code, h);
 }
 
+int32_t exec_sql(Library* lib, int64_t h, const char* db, size_t db_len, const char* sql, size_t sql_len) noexcept {
+  if (lib == nullptr) return record_lazy(DAL_E_HANDLE, [&] { return not_open(h); });
+  if (lib->exec == nullptr)
+    return record_lazy(DALSHIM_E_LOAD, [&] {
+      return "DAL library '" + lib->path() + "' has no dal_exec (it implements dal.h " +
+             std::to_string(lib->version() / 1000000) + "." + std::to_string(lib->version() / 1000 % 1000) +
+             "; dal_exec needs 1.1)";
+    });
+  const int32_t rc = lib->exec(h, db, db_len, sql, sql_len);
+  if (rc < 0) return record_dal(lib, rc, h);
+  return DALSHIM_OK;
+}
+
 int64_t take_pending(Library* lib, void* buf, size_t cap) noexcept {
   if (lib == nullptr) [[unlikely]]
     return record(DAL_E_MISUSE, "no pending response on this thread (no DAL library is loaded)");

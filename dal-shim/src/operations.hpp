@@ -50,6 +50,11 @@ inline int64_t query_into(Library* lib, int64_t h, const void* req, size_t len, 
   return n;
 }
 
+// dal_exec: administrative SQL text (schemas, migrations) on the writer
+// connection of database db.  Not a query: not counted in
+// DALSHIM_STAT_CALLS and no planted leak.  DALSHIM_OK or a code.
+int32_t exec_sql(Library* lib, int64_t h, const char* db, size_t db_len, const char* sql, size_t sql_len) noexcept;
+
 // dal_take_pending, with accounting.
 int64_t take_pending(Library* lib, void* buf, size_t cap) noexcept;
 

@@ -29,7 +29,8 @@
 ** NULL pointer, undecodable or oversized request, invalid query, a database
 ** that cannot be opened, and a limit of the handle (DAL_E_LIMIT).  A request
 ** may ask for SQLite's extended result code in error responses
-** (docs/protocol.md, request key "codes").
+** (docs/protocol.md, request key "codes").  dal_exec() has no response, so
+** there a SQLite error is a call failure (DAL_E_DATABASE).
 **
 ** THREADS
 **
@@ -64,14 +65,14 @@ extern "C" {
 ** major M must refuse a library whose dal_version() / 1000000 != M.
 */
 #define DAL_VERSION_MAJOR  1
-#define DAL_VERSION_MINOR  0
+#define DAL_VERSION_MINOR  1
 #define DAL_VERSION_PATCH  0
 #define DAL_VERSION_NUMBER (DAL_VERSION_MAJOR * 1000000 + DAL_VERSION_MINOR * 1000 + DAL_VERSION_PATCH)
 
 /* The DAL_VERSION_NUMBER the library was built with. */
 int32_t dal_version(void);
 
-/* A static, human-readable version string such as "dal 1.0.0 (sqlite 3.40.1, go1.26.8)". */
+/* A static, human-readable version string such as "dal 1.1.0 (sqlite 3.40.1, go1.26.8)". */
 const char *dal_version_string(void);
 
 /*
@@ -225,6 +226,45 @@ int64_t dal_query_into(int64_t handle, const void *req, size_t req_len, void *bu
 ** DAL_E_MISUSE if the thread has no pending response.
 */
 int64_t dal_take_pending(void *buf, size_t buf_cap);
+
+/*
+** EXEC (administration: schemas and migrations)
+**
+** Run the SQL text sql[0..sql_len) on the writer connection of database db
+** (db[0..db_len), the name a request's "db" field would carry) of the
+** handle, opening the database file on first use.  The query protocol has
+** no DDL on purpose; this is how a caller creates its tables and indexes.
+**
+** NEVER PASS USER INPUT.  The text is run as given, with no parameters, no
+** quoting and no restriction on what it does: it is for the application's
+** own schema and migrations, written by the application.
+**
+** Semantics are those of sqlite3_exec(): the text may hold several
+** statements, run in order; each commits on its own unless the text opens a
+** transaction; result rows are discarded; the first failure stops the rest,
+** and statements before it stay done.  A transaction the text leaves open
+** (a failure after BEGIN, or BEGIN without COMMIT) is rolled back before
+** the call returns.  Neither string needs a terminating NUL; a NUL byte
+** inside sql[0..sql_len) fails with DAL_E_REQUEST (SQLite would silently
+** stop there).  The call is not counted in DAL_STAT_QUERIES and plants no
+** test leak.
+**
+** Returns DAL_OK or a negative code, with the message in dal_last_error():
+**
+**   DAL_E_HANDLE      handle not open
+**   DAL_E_NULL        db or sql is NULL
+**   DAL_E_REQUEST     invalid db name (the rules of docs/protocol.md),
+**                     NUL byte in sql, or a transaction left open
+**   DAL_E_TOO_LARGE   sql_len exceeds the handle's max_request_bytes
+**   DAL_E_DATABASE    the database cannot be opened, or SQLite failed on the
+**                     text: the message carries SQLite's own
+**   DAL_E_LIMIT       the text ran past max_query_ms and was interrupted
+**                     (the interrupted statement is rolled back), or
+**                     max_databases is reached with every database in use
+**
+** Added in dal.h 1.1.
+*/
+int32_t dal_exec(int64_t handle, const char *db, size_t db_len, const char *sql, size_t sql_len);
 
 /*
 ** STATS

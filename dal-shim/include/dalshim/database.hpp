@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dalshim/error.hpp"
@@ -107,6 +108,13 @@ class Database {
   Result<Response> run(const Query& q) const;
   Result<Rows> rows(const Query& q) const;
   Result<ExecResult> exec(const Query& q) const;
+
+  // Administrative SQL text (schemas, migrations) on the writer connection
+  // of database db (default: db_name()): dalshim_exec, sqlite3_exec()
+  // semantics.  Never pass user input.  Named exec_sql, not exec, because
+  // exec(Query) above runs a protocol write.
+  Status exec_sql(std::string_view sql) const { return exec_sql(db_name_, sql); }
+  Status exec_sql(std::string_view db, std::string_view sql) const;
 
   // The raw entry points (see the top of this file).
   Result<int64_t> query_into(std::span<const uint8_t> req, std::span<uint8_t> buf) const;

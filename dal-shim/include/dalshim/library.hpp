@@ -48,6 +48,9 @@ class Library {
   int64_t (*query_into)(int64_t, const void*, size_t, void*, size_t) = nullptr;
   int64_t (*take_pending)(void*, size_t) = nullptr;
   int32_t (*stats)(int32_t, int64_t*, int32_t) = nullptr;
+  // dal_exec, added in dal.h 1.1: nullptr when the library is a 1.0 DAL
+  // (still loadable; dalshim_exec then fails with DALSHIM_E_LOAD).
+  int32_t (*exec)(int64_t, const char*, size_t, const char*, size_t) = nullptr;
 
   Library(const Library&) = delete;
   Library& operator=(const Library&) = delete;
