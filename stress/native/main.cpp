@@ -24,6 +24,7 @@
 #include "dalmonitor.h"
 #include "dalshim.h"
 #include "data_dir.hpp"
+#include "html_report.hpp"
 #include "grouped.hpp"
 #include "native_stats_source.hpp"
 #include "options.hpp"
@@ -160,6 +161,10 @@ int real_main(int argc, char** argv) {
   std::optional<OutputFile> json =
       o.json_path.empty() ? std::nullopt : OutputFile::open("JSON report", o.json_path, err);
   if (!o.json_path.empty() && !json) return fail_early(err);
+  if (!o.html_path.empty() && !kHtmlPageBuilt) return fail_early("option --html: " + std::string(kHtmlPageHead));
+  std::optional<OutputFile> html =
+      o.html_path.empty() ? std::nullopt : OutputFile::open("HTML report", o.html_path, err);
+  if (!o.html_path.empty() && !html) return fail_early(err);
   std::optional<DataDir> data;
   try {
     data.emplace(o.db_dir);
@@ -269,12 +274,14 @@ int real_main(int argc, char** argv) {
   loops.clear();
   if (int32_t rc = dalshim_close(h); rc != DALSHIM_OK)
     late_errors.push_back("dalshim_close: code " + std::to_string(rc) + ": " + dalshim_last_error());
-  if (json) {
+  if (json || html) {
     std::string bytes;
-    if (!monitor_json_report(run, bytes, err))
+    if (!monitor_json_report(run, bytes, err)) {
       late_errors.push_back("no JSON report from the monitor: " + err);
-    else if (!json->write_all(bytes, err))
-      late_errors.push_back(err);
+    } else {
+      if (json && !json->write_all(bytes, err)) late_errors.push_back(err);
+      if (html && !html->write_all(html_report(bytes), err)) late_errors.push_back(err);
+    }
   }
   std::string text;
   if (!monitor_text_report(run, text, err)) text = "(no text report: " + err + ")\n";

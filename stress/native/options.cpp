@@ -79,6 +79,8 @@ memory through the monitor and prints its leak verdict.
   --json FILE         write the JSON report (docs/report-schema.md) to FILE;
                       checked before the first query (an unwritable FILE
                       stops dalstress at once with exit 2)
+  --html FILE         write the HTML report (docs/html-report.md) to FILE: one
+                      self-contained page with charts; checked like --json
   --plant-leak L:B    plant a leak of B bytes per query in layer L:
                       go_cmem, go_heap, sqlite_stmt (in the DAL) or shim_malloc
                       (in the shim); all passed as dalshim_open options
@@ -126,7 +128,7 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
     }
     static const char* kKnown[] = {"--queries",       "--threads",      "--via",         "--mode",
                                    "--sample-every",  "--warmup-share", "--db-dir",      "--json",
-                                   "--plant-leak",    "--latency-every", "--max-errors", "--monitor-param",
+                                   "--html",          "--plant-leak",    "--latency-every", "--max-errors", "--monitor-param",
                                    "--progress"};
     if (std::none_of(std::begin(kKnown), std::end(kKnown), [&](const char* k) { return name == k; })) {
       error = "unknown option '" + name + "'";
@@ -202,6 +204,12 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
         return false;
       }
       o.json_path = value;
+    } else if (name == "--html") {
+      if (value.empty()) {
+        error = "option --html: empty file name";
+        return false;
+      }
+      o.html_path = value;
     } else if (name == "--monitor-param") {
       // The monitor parses its parameters with the same k=v parser; one
       // flag must be exactly one pair.

@@ -17,6 +17,7 @@ struct Options {
   int64_t sample_every = 0;        // 0: default (queries/100, clamped to [1, 1,000,000])
   std::string db_dir;              // empty: a fresh temporary directory, removed at the end
   std::string json_path;           // empty: no JSON file
+  std::string html_path;           // empty: no HTML report
   std::string plant_layer;         // empty: no planted leak
   int64_t plant_bytes = 0;
   double warmup_share = 0.2;

@@ -1,4 +1,4 @@
-// output_file.hpp -- a file dalstress writes after the run (the JSON report),
+// output_file.hpp -- a file dalstress writes after the run (the JSON or HTML report),
 // opened before the first query.
 //
 // WHY OPEN IT FIRST.  A default run takes about 18 minutes; a typo in --json

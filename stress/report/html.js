@@ -83,7 +83,7 @@ export function renderHtml(report) {
   let text;
   if (typeof report === 'string') {
     JSON.parse(report); // refuse what the page could not read, here rather than in the browser
-    text = report.trim();
+    text = report;
   } else {
     if (report === null || typeof report !== 'object') throw new TypeError('renderHtml: report must be an object or JSON text');
     text = JSON.stringify(report);
