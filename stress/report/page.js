@@ -304,54 +304,111 @@
     if (r.latency_ns && r.latency_ns.count > 0) latencyChart(row, 'Latency distribution', [{ label: run.driver, report: r }]);
   }
 
-  // ---- comparison ------------------------------------------------------------
+  // ---- comparison (docs/compare.md, schema dalkit-compare-report) ----------
+
+  function meanSd(st, fmt) {
+    if (!st || !isNum(st.mean)) return { text: 'n/a', value: 'null' };
+    return { text: fmt(st.mean) + (isNum(st.sd) && st.n > 1 ? ' ± ' + fmt(st.sd) : ''), value: st.mean };
+  }
+
+  function pathTable(c) {
+    var cols = ['path', 'runs', 'queries per second', 'time per query', 'p50', 'p97.5', 'p99', 'max',
+      'RSS after load', 'time to first query', 'average RSS', 'peak RSS', 'data transferred', 'verdict']
+      .map(function (t, i) { return { title: t, cls: i === 0 || i === 13 ? 'text' : undefined }; });
+    return table('path-table', cols, c.paths.map(function (p) {
+      var s = p.summary || {}, l = s.latency_ns || {}, st = s.startup || {}, rss = s.rss || {};
+      var nul = function (v) { return isNum(v) ? v : null; };
+      var verdict = s.verdict || 'n/a';
+      return [
+        textCell(p.name),
+        { text: (s.runs_measured || 0) + ' of ' + (s.runs_planned || 0), value: s.runs_measured || 0 },
+        meanSd(s.queries_per_second, function (v) { return grouped(v, 0); }),
+        meanSd(s.ns_per_query, ns),
+        cell(nul(l.p50), ns), cell(nul(l.p97_5), ns), cell(nul(l.p99), ns), cell(nul(l.max), ns),
+        cell(nul(st.rss_after_load_bytes), bytes), cell(nul(st.ns_to_first_query), ns),
+        cell(nul(rss.average_bytes), bytes), cell(nul(rss.peak_bytes), bytes),
+        cell(nul(s.data_transferred_mib), function (v) { return isNum(v) ? grouped(v, 2) + ' MiB' : 'n/a'; }),
+        { text: verdict, value: verdict, cls: 'text verdict-' + verdict.split(' (')[0].replace(/ /g, '-') },
+      ];
+    }));
+  }
+
+  // Per path and layer: the mean post-warm-up slope over the runs and the verdict.
+  function layerSummaryTable(p, id) {
+    var layers = (p.summary && p.summary.layers) || [];
+    var cols = ['layer', 'mean slope', 'largest slope', 'verdict'].map(function (t, i) { return { title: t, cls: i === 0 || i === 3 ? 'text' : undefined }; });
+    return table(id, cols, layers.map(function (L) {
+      return [textCell(L.layer), cell(isNum(L.slope_per_mquery) ? L.slope_per_mquery : null, function (x) { return slope(x, L.unit); }),
+        cell(isNum(L.slope_per_mquery_max) ? L.slope_per_mquery_max : null, function (x) { return slope(x, L.unit); }),
+        { text: L.verdict, value: L.verdict, cls: 'text verdict-' + String(L.verdict).split(' (')[0].replace(/ /g, '-') }];
+    }));
+  }
 
   function renderCompare(root, c) {
     document.title = 'dalkit stress comparison';
+    var o = c.options || {};
     root.appendChild(el('h1', null, ['Stress comparison: ' + c.paths.map(function (p) { return p.name; }).join(', ')]));
-    if (c.comparisons && c.comparisons.length) {
-      root.appendChild(el('h2', null, ['Against the baseline']));
-      root.appendChild(comparisonTable(c.comparisons));
-      root.appendChild(el('p', { class: 'note' }, ['Welch\'s t-test: * p < 0.05, ** p < 0.01, *** p < 0.001. ' +
-        'With many comparisons some stars are expected by chance alone (at p < 0.05, about 1 in 20 comparisons with no real difference).']));
+    root.appendChild(el('p', { class: 'sub' }, [[o.workload ? 'workload ' + o.workload : null,
+      isNum(o.queries) ? grouped(o.queries) + ' queries per run' : null, isNum(o.runs) ? o.runs + ' runs per path' : null,
+      c.baseline ? 'baseline ' + c.baseline : null, c.host && c.host.platform, isNum(c.exit_code) ? 'exit code ' + c.exit_code : null]
+      .filter(Boolean).join(' · ')]));
+    if (c.failures && c.failures.length) {
+      root.appendChild(el('h2', null, ['Failed runs']));
+      root.appendChild(el('ul', { class: 'errors', id: 'failures' }, c.failures.map(function (f) {
+        return el('li', null, [f.path + ' round ' + f.round + ': ' + f.kind + ': ' + f.message]);
+      })));
     }
-    root.appendChild(el('h2', null, ['Verdicts']));
-    root.appendChild(table('verdict-summary', [{ title: 'path', cls: 'text' }, { title: 'run' }, { title: 'verdict', cls: 'text' },
-      { title: 'leaking layers', cls: 'text' }, { title: 'queries per second' }],
-    [].concat.apply([], c.paths.map(function (p) {
-      return p.runs.map(function (r, i) {
-        return [textCell(p.name), cell(i + 1, String), { text: r.verdict.overall, value: r.verdict.overall, cls: 'text verdict-' + r.verdict.overall.replace(/ /g, '-') },
-          textCell((r.verdict.leaking_layers || []).join(', ')), cell(r.timing.queries_per_second, function (v) { return grouped(v, 0); })];
-      });
-    }))));
+    root.appendChild(el('h2', null, ['Per path']));
+    root.appendChild(el('div', { class: 'wide' }, [pathTable(c)]));
+    if (c.comparisons && c.comparisons.length) {
+      root.appendChild(el('h2', null, ['Against the baseline' + (c.metric ? ' (' + c.metric.replace(/_/g, ' ') + ')' : '')]));
+      root.appendChild(el('div', { class: 'wide' }, [comparisonTable(c.comparisons)]));
+      var mc = c.multiple_comparisons;
+      root.appendChild(el('p', { class: 'note', id: 'multiple-comparisons' }, ['Welch\'s t-test: * p < 0.05, ** p < 0.01, *** p < 0.001. ' +
+        (mc ? 'Multiple comparisons: ' + mc.tests + ' tests, so about ' + grouped(mc.expected_false_positives['*'], 2) +
+          ' stars are expected by chance alone; significant after Holm: ' + ((mc.significant_holm || []).join(', ') || 'none') +
+          '; after Bonferroni (p < ' + mc.bonferroni_alpha + '): ' + ((mc.significant_bonferroni || []).join(', ') || 'none') + '.'
+          : 'With several comparisons some stars are expected by chance alone.')]));
+    }
+    (c.notes || []).forEach(function (n) { root.appendChild(el('p', { class: 'note' }, [n])); });
     c.paths.forEach(function (p, pi) {
-      if (!p.runs.length) return;
       root.appendChild(el('h2', { id: 'path-' + pi }, ['Path: ' + p.name]));
+      if (p.about) root.appendChild(el('p', { class: 'sub' }, [p.about]));
+      if (!p.runs || !p.runs.length) {
+        root.appendChild(el('p', { class: 'errors' }, ['No run of this path wrote a report.']));
+        return;
+      }
       var charts = el('div', { class: 'charts' });
       root.appendChild(charts);
       var runs = p.runs.map(function (r, i) { return { label: 'run ' + (i + 1), report: r }; });
       judgedLayers(p.runs[0]).forEach(function (L) {
         layerChart(charts, p.name + ': ' + L.layer + ' (' + L.metric + ')', L.metric, metricUnit(p.runs[0], L.metric), runs);
       });
-      if (p.runs.some(function (r) { return r.latency_ns && r.latency_ns.count > 0; })) {
-        latencyChart(charts, p.name + ': latency distribution', runs.filter(function (r) { return r.report.latency_ns && r.report.latency_ns.count > 0; }));
-      }
-      root.appendChild(el('h3', null, ['Verdict of run 1']));
-      root.appendChild(verdictTable(p.runs[0], 'verdict-table-' + pi));
+      var timed = runs.filter(function (r) { return r.report.latency_ns && r.report.latency_ns.count > 0; });
+      if (timed.length) latencyChart(charts, p.name + ': latency distribution', timed);
+      root.appendChild(el('h3', null, ['Layers over ' + p.runs.length + ' run' + (p.runs.length === 1 ? '' : 's')]));
+      root.appendChild(layerSummaryTable(p, 'layer-table-' + pi));
     });
   }
 
+  // cmp's comparisons are flat: one column per key, in the order of the keys.
   function comparisonTable(rows) {
     var keys = [];
     rows.forEach(function (r) { Object.keys(r).forEach(function (k) { if (keys.indexOf(k) < 0) keys.push(k); }); });
-    var cols = keys.map(function (k) { return { title: k.replace(/_/g, ' '), cls: typeof rows[0][k] === 'number' ? undefined : 'text' }; });
+    var titles = { queries_per_second: 'q/s', baseline_queries_per_second: 'baseline q/s', baseline_runs: 'baseline runs',
+      improvement_pct: 'improvement', ci95_low_pct: '95% CI low', ci95_high_pct: '95% CI high', p_holm: 'p (Holm)',
+      holm_significant: 'Holm sig.', p_bonferroni: 'p (Bonferroni)' };
+    var cols = keys.map(function (k) { return { title: titles[k] || k.replace(/_/g, ' '), cls: typeof rows[0][k] === 'string' ? 'text' : undefined }; });
     return table('comparison-table', cols, rows.map(function (r) {
       return keys.map(function (k) {
         var v = r[k];
         if (k === 'stars') return { text: v || '', value: v || '', cls: 'stars' };
-        if (isNum(v)) return cell(v, function (x) { return grouped(x, Math.round(x) === x ? 0 : 4); });
-        if (Array.isArray(v)) return { text: '[' + v.map(function (x) { return isNum(x) ? grouped(x, 2) : String(x); }).join(', ') + ']', value: JSON.stringify(v), cls: 'text' };
-        return textCell(v === null || v === undefined ? 'n/a' : String(v));
+        if (typeof v === 'boolean') return { text: v ? 'yes' : 'no', value: String(v), cls: 'text' };
+        if (isNum(v) && /^p(_|$)/.test(k)) return cell(v, function (x) { return x === 0 ? '0' : x < 1e-4 ? x.toExponential(2) : x.toFixed(4); });
+        if (isNum(v) && /_pct$/.test(k)) return cell(v, function (x) { return (x > 0 ? '+' : '') + grouped(x, 2) + ' %'; });
+        if (isNum(v)) return cell(v, function (x) { return grouped(x, Math.round(x) === x ? 0 : 2); });
+        if (v === null || v === undefined) return { text: 'n/a', value: 'null' };
+        return textCell(typeof v === 'object' ? JSON.stringify(v) : String(v));
       });
     }));
   }
