@@ -1,0 +1,86 @@
+// six_paths.test.js -- a short real comparison of all six paths (2 runs of a
+// small N each) through this build (DALKIT_OUT_DIR): every run completes
+// with "no leak", loads this build's libdal.so, and the table, the JSON and
+// the HTML report carry the same numbers.  Times and rates are only checked
+// for being measured (positive), never against a goal: the machine is shared.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import process from 'node:process';
+import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const scratch = mkdtempSync(join(tmpdir(), 'compare-six-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+const SIX = ['native-direct', 'native-libffi', 'node-addon', 'node-koffi', 'bun-ffi', 'deno-ffi'];
+// Enough queries for every driver to take the monitor's minimum of samples
+// after warm-up, including koffi's worker, whose samples follow time.
+const QUERIES = 100_000;
+
+test('all six paths, 2 runs each: table, JSON and HTML agree', async () => {
+  const out = process.env.DALKIT_OUT_DIR;
+  assert.ok(out, 'DALKIT_OUT_DIR is not set (run through ctest)');
+  const json = join(scratch, 'cmp.json');
+  const html = join(scratch, 'cmp.html');
+  const r = spawnSync(process.execPath, [join(root, 'stress/compare/main.js'), '--out', out, '--queries', String(QUERIES),
+    '--runs', '2', '--json', json, '--html', html], { encoding: 'utf8', timeout: 540_000 });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  const report = JSON.parse(readFileSync(json, 'utf8'));
+  assert.equal(report.schema, 'dalkit-compare-report');
+  assert.equal(report.kind, 'compare');
+  assert.deepEqual(report.paths.map((p) => p.name), SIX);
+  assert.equal(report.baseline, 'native-direct');
+  const libdal = realpathSync(join(out, 'libdal.so'));
+  for (const p of report.paths) {
+    assert.equal(p.attempts.length, 2, p.name);
+    assert.equal(p.runs.length, 2, p.name);
+    for (const a of p.attempts) {
+      assert.equal(a.status, 'ok', `${p.name}: ${a.message}`);
+      assert.equal(a.dal_loaded, libdal, `${p.name} loaded ${a.dal_loaded}`);
+    }
+    for (const run of p.runs) {
+      assert.equal(run.counts.queries, QUERIES, p.name);
+      assert.equal(run.counts.errors, 0, p.name);
+      assert.equal(run.verdict.overall, 'no leak', p.name);
+    }
+    const s = p.summary;
+    assert.equal(s.runs_measured, 2);
+    assert.ok(s.queries_per_second.mean > 0 && s.queries_per_second.sd !== null, p.name);
+    assert.ok(s.latency_ns.p50 > 0 && s.latency_ns.p50 <= s.latency_ns.p99 && s.latency_ns.p99 <= s.latency_ns.max, p.name);
+    assert.ok(s.startup.rss_after_load_bytes > 0 && s.startup.ns_to_first_query > 0, p.name);
+    assert.ok(s.rss.average_bytes > 0 && s.rss.peak_bytes >= s.rss.average_bytes, p.name);
+    // The reference round trip: 87-byte request + 34-byte answer.
+    assert.equal(s.bytes_per_query, 121, p.name);
+    assert.equal(s.verdict, 'no leak', p.name);
+    // The JS layers are judged in every JS runtime and n/a natively.
+    const js = s.layers.find((L) => L.layer === 'js_heap').verdict;
+    assert.equal(js, p.name.startsWith('native') ? 'n/a' : 'no leak', p.name);
+  }
+  assert.equal(report.comparisons.length, 5);
+  for (const c of report.comparisons) {
+    assert.equal(c.runs, 2);
+    assert.ok(c.p >= 0 && c.p <= 1 && c.df > 0, c.path);
+    assert.ok(c.ci95_low_pct <= c.improvement_pct && c.improvement_pct <= c.ci95_high_pct, c.path);
+  }
+  // The text table shows the JSON's figures.
+  const qpsRow = r.stdout.split('\n').find((l) => l.startsWith('queries per second'));
+  for (const p of report.paths) {
+    assert.ok(qpsRow.includes(Math.round(p.summary.queries_per_second.mean).toLocaleString('en-US')), `${p.name} in: ${qpsRow}`);
+  }
+  for (const c of report.comparisons) {
+    const line = r.stdout.split('\n').find((l) => l.startsWith(`${c.path} `) && l.includes('%'));
+    assert.ok(line && line.includes(`${c.improvement_pct >= 0 ? '+' : ''}${c.improvement_pct.toFixed(2)} %`), `${c.path}: ${line}`);
+  }
+  assert.match(r.stdout, /Note: node-koffi runs with --workers 1/);
+  assert.match(r.stdout, /Multiple comparisons: 5 tests/);
+  // The HTML page embeds exactly this report.
+  assert.ok(existsSync(html));
+  const page = readFileSync(html, 'utf8');
+  const m = /<script[^>]*id="report-data"[^>]*>([\s\S]*?)<\/script>/.exec(page);
+  assert.ok(m, 'the page embeds its report');
+  assert.deepEqual(JSON.parse(m[1]), report);
+});
