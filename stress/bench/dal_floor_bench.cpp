@@ -28,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -111,6 +112,17 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
+// Nanoseconds of one run, per query once divided.
+struct Cost {
+  double wall = 0, cpu = 0;
+};
+
+double process_cpu_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
@@ -167,7 +179,7 @@ class Bench {
       if (o_.only != "dal") time(k, batch, false);
     }
     if (!o_.only.empty()) return instrumented();
-    std::vector<std::vector<double>> dal_ns(o_.threads.size()), floor_ns(o_.threads.size());
+    std::vector<std::vector<Cost>> dal_cost(o_.threads.size()), floor_cost(o_.threads.size());
     for (int r = 0; r < o_.rounds; ++r) {
       for (size_t i = 0; i < o_.threads.size(); ++i) {
         const int k = o_.threads[i];
@@ -176,12 +188,14 @@ class Bench {
         for (int side = 0; side < 2; ++side) {
           const bool dal = (side == 0) == dal_first;
           if (r == 0 && !o_.corrupt.empty() && (o_.corrupt == "dal") == dal) corrupt(batch[0][0]);
-          const double ns = time(k, batch, dal) / static_cast<double>(k * per_run_);
-          (dal ? dal_ns : floor_ns)[i].push_back(ns);
+          Cost c = time(k, batch, dal);
+          c.wall /= static_cast<double>(k * per_run_);
+          c.cpu /= static_cast<double>(k * per_run_);
+          (dal ? dal_cost : floor_cost)[i].push_back(c);
         }
       }
     }
-    report(dal_ns, floor_ns);
+    report(dal_cost, floor_cost);
   }
 
  private:
@@ -198,8 +212,10 @@ class Bench {
     return b;
   }
 
-  // Runs a batch through one path on k threads; wall nanoseconds.
-  double time(int k, const Batch& b, bool dal) {
+  // Runs a batch through one path on k threads; wall and process CPU
+  // nanoseconds.
+  Cost time(int k, const Batch& b, bool dal) {
+    const double cpu0 = process_cpu_ns();
     std::atomic<bool> failed{false};
     std::mutex m;
     std::string failure;
@@ -222,36 +238,48 @@ class Bench {
       std::exit(1);
     }
     checked_ += static_cast<long>(b.size()) * static_cast<long>(b[0].size());
-    return static_cast<double>(ns.count());
+    return {static_cast<double>(ns.count()), process_cpu_ns() - cpu0};
   }
 
   void instrumented() {
     auto batch = make_batch(1, per_run_);
     const bool dal = o_.only == "dal";
     CALLGRIND_START_INSTRUMENTATION;
-    const double ns = time(1, batch, dal);
+    const double ns = time(1, batch, dal).wall;
     CALLGRIND_STOP_INSTRUMENTATION;
     std::printf("dal_floor_bench: workload %s, %s alone: %ld instrumented queries, %.1f ns per query\n", w_.name.c_str(),
                 dal ? "dal_query_into" : "SQLite (floor)", per_run_, ns / static_cast<double>(per_run_));
   }
 
-  void report(const std::vector<std::vector<double>>& dal_ns, const std::vector<std::vector<double>>& floor_ns) {
+  // Wall time per query is the run's wall time over all its threads'
+  // queries (throughput at k threads over throughput at 1 is ns(1) / ns(k)).
+  // CPU time per query is the whole process's (every thread: Go's GC and
+  // scheduler included) over the same queries: it leaves out time spent
+  // waiting -- for the disk (the write workloads' checkpoint fsyncs) or for a
+  // core the machine's other work holds -- so it moves less under load.
+  void report(const std::vector<std::vector<Cost>>& dal, const std::vector<std::vector<Cost>>& floor) {
     std::printf("\nworkload %s: %d rounds x %ld queries per thread, median round (%s)\n", w_.name.c_str(), o_.rounds,
                 per_run_, dal_version_string());
-    std::printf("  %-8s %14s %14s %16s\n", "threads", "floor ns/q", "dal ns/q", "dal/floor");
-    std::vector<double> per_round_ratio;
-    for (size_t i = 0; i < o_.threads.size(); ++i) {
-      std::vector<double> ratio;
-      for (int r = 0; r < o_.rounds; ++r) ratio.push_back(dal_ns[i][r] / floor_ns[i][r]);
-      std::printf("  %-8d %14.1f %14.1f %15.3fx\n", o_.threads[i], median(floor_ns[i]), median(dal_ns[i]), median(ratio));
-      if (i == 0) per_round_ratio = ratio;
-    }
-    // ns/query above is wall time over all threads' queries, so throughput
-    // at k threads over throughput at 1 thread is ns(1) / ns(k).
+    std::printf("  %-8s %12s %12s %10s   %12s %12s %10s\n", "threads", "floor wall", "dal wall", "dal/floor", "floor cpu",
+                "dal cpu", "dal/floor");
+    auto column = [&](const std::vector<Cost>& v, double Cost::*m) {
+      std::vector<double> out;
+      for (const Cost& c : v) out.push_back(c.*m);
+      return out;
+    };
+    auto ratio = [&](size_t i, double Cost::*m) {
+      std::vector<double> out;
+      for (int r = 0; r < o_.rounds; ++r) out.push_back(dal[i][r].*m / (floor[i][r].*m));
+      return median(out);
+    };
+    for (size_t i = 0; i < o_.threads.size(); ++i)
+      std::printf("  %-8d %9.0f ns %9.0f ns %9.3fx   %9.0f ns %9.0f ns %9.3fx\n", o_.threads[i],
+                  median(column(floor[i], &Cost::wall)), median(column(dal[i], &Cost::wall)), ratio(i, &Cost::wall),
+                  median(column(floor[i], &Cost::cpu)), median(column(dal[i], &Cost::cpu)), ratio(i, &Cost::cpu));
     for (size_t i = 1; i < o_.threads.size() && o_.threads[0] == 1; ++i) {
       std::vector<double> fs, ds, rel;
       for (int r = 0; r < o_.rounds; ++r) {
-        const double f = floor_ns[0][r] / floor_ns[i][r], d = dal_ns[0][r] / dal_ns[i][r];
+        const double f = floor[0][r].wall / floor[i][r].wall, d = dal[0][r].wall / dal[i][r].wall;
         fs.push_back(f), ds.push_back(d), rel.push_back(d / f);
       }
       std::printf("  %d-thread scaling (queries/s vs 1 thread): floor %.3fx, dal %.3fx; dal/floor %.3f (goal >= 0.9: %s)\n",
@@ -259,7 +287,7 @@ class Bench {
     }
     const double goal = w_.name == "reference" ? 1.25 : w_.name == "rows" ? 1.5 : w_.name == "write" ? 1.3 : 0;
     if (goal > 0 && o_.threads[0] == 1)
-      std::printf("  goal (1 thread, wall time): dal <= %.2fx floor: %s\n", goal, median(per_round_ratio) <= goal ? "met" : "not met");
+      std::printf("  goal (1 thread, wall time): dal <= %.2fx floor: %s\n", goal, ratio(0, &Cost::wall) <= goal ? "met" : "not met");
     std::printf("  answers checked: %ld, all right; %ld DAL answers equal in value but not in bytes\n", checked_,
                 dal_->reencoded());
   }
