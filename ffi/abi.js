@@ -30,6 +30,7 @@ export const SYMBOLS = {
   dalshim_query_into: ['i64', ['i64', 'buf', 'usize', 'buf', 'usize']],
   dalshim_take_pending: ['i64', ['buf', 'usize']],
   dalshim_stat: ['i64', ['i32', 'i32']],
+  dalshim_exec: ['i32', ['i64', 'buf', 'usize', 'buf', 'usize']],
 
   dalmon_version: ['i32', []],
   dalmon_last_error: ['str', []],

@@ -29,6 +29,8 @@ let scratch = new Uint8Array(INITIAL_CAPACITY);
 // most 5 bytes and never takes the codec's wide-integer path.
 const MAX_ID = 0xffffffff;
 
+const utf8 = new TextEncoder();
+
 // dalshim.h codes the session raises itself, as the addon does.
 const E_MISUSE = -7;  // DALSHIM_E_MISUSE: takePending() with nothing pending
 const E_CLOSED = -24; // DALSHIM_E_CLOSED: the Database is closed
@@ -236,6 +238,20 @@ export function createSession(binding) {
       this.#pendingCopy = null;
       target.set(r);
       return r.length;
+    }
+
+    /**
+     * Administrative SQL text -- schemas, migrations; NEVER user input -- on
+     * the database file of this Database (dbName): dalshim_exec, the
+     * addon's exec().  Text and name go as UTF-8 with their lengths, so a
+     * NUL inside reaches the DAL, which refuses it.
+     */
+    exec(sql) {
+      if (typeof sql !== 'string') throw new TypeError('exec(sql): sql must be a string');
+      const name = utf8.encode(this.dbName);
+      const text = utf8.encode(sql);
+      // A closed handle: the shim's DALSHIM_E_CLOSED, as for queries.
+      check(raw.dalshim_exec(this.#h, requestPtr(name), name.length, requestPtr(text), text.length));
     }
 
     /** {queries, requestBytes, responseBytes} through this Database. */

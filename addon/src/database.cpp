@@ -1,6 +1,7 @@
 #include "database.hpp"
 
 #include <cstring>
+#include <string>
 
 #include "addon.hpp"
 #include "async_query.hpp"
@@ -50,6 +51,7 @@ Napi::Function Database::Init(Napi::Env env, Addon& addon) {
        InstanceMethod<&Database::QueryInto>("queryInto"),
        InstanceMethod<&Database::QueryIntoAsync>("queryIntoAsync"),
        InstanceMethod<&Database::TakePending>("takePending"),
+       InstanceMethod<&Database::Exec>("exec"),
        InstanceMethod<&Database::Counters>("counters")});
   addon.database_ctor = Napi::Persistent(ctor);
   return ctor;
@@ -114,6 +116,22 @@ std::span<const uint8_t> Database::run(Napi::Env env, std::span<const uint8_t> r
   if (!n) Addon::of(env).throw_dal_error(n.error());
   count(req.size(), *n);
   return {out.data(), *n};
+}
+
+// exec(db, sql): administrative SQL text on database db (dalshim_exec:
+// schemas and migrations, never user input).  Not a query: not counted.
+Napi::Value Database::Exec(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsString()) throw Napi::TypeError::New(env, "exec(db, sql): db must be a string");
+  if (!info[1].IsString()) throw Napi::TypeError::New(env, "exec(db, sql): sql must be a string");
+  check_open(env);
+  // Lengths travel with the text: a NUL inside either reaches the DAL,
+  // which refuses it (DAL_E_REQUEST) instead of running a truncated text.
+  const std::string db = info[0].As<Napi::String>().Utf8Value();
+  const std::string sql = info[1].As<Napi::String>().Utf8Value();
+  auto st = db_.exec_sql(db, sql);
+  if (!st) Addon::of(env).throw_dal_error(st.error());
+  return env.Undefined();
 }
 
 // execute(shape, db, methods, args): a builder query, synchronously.

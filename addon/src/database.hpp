@@ -41,6 +41,7 @@ class Database : public Napi::ObjectWrap<Database> {
   Napi::Value QueryInto(const Napi::CallbackInfo& info);
   Napi::Value QueryIntoAsync(const Napi::CallbackInfo& info);
   Napi::Value TakePending(const Napi::CallbackInfo& info);
+  Napi::Value Exec(const Napi::CallbackInfo& info);
   Napi::Value Counters(const Napi::CallbackInfo& info);
 
   void check_open(Napi::Env env) const;

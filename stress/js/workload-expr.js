@@ -136,8 +136,18 @@ export function compileExpr(text, scope) {
       return { constant: false, fn: (env) => f(lf(env)) + 0 };
     }
     if (l.constant && r.constant) return { constant: true, value: f(l.value, r.value) };
-    const lf = l.constant ? () => l.value : l.fn;
-    const rf = r.constant ? () => r.value : r.fn;
+    // A constant operand is captured as a value, not called (x * 7 % 100).
+    if (r.constant) {
+      const lf = l.fn;
+      const rv = r.value;
+      return { constant: false, fn: (env) => f(lf(env), rv) };
+    }
+    const rf = r.fn;
+    if (l.constant) {
+      const lv = l.value;
+      return { constant: false, fn: (env) => f(lv, rf(env)) };
+    }
+    const lf = l.fn;
     return { constant: false, fn: (env) => f(lf(env), rf(env)) };
   }
 

@@ -191,31 +191,33 @@ export class Workload {
   }
 
   #send() {
-    const db = this.db;
     switch (this.api) {
-      case INTO: return db.queryInto(this.request, this.target);
-      case RAW: return db.queryRaw(this.request);
-      default: {
-        const c = this.query.commands;
-        if (c[0].method === 'Tx') return db.Tx(...c[0].args.map((l) => buildQuery(db, l)));
-        const q = buildQuery(db, c);
-        return q.isWrite ? q.run() : q.all();
-      }
+      case INTO: return this.db.queryInto(this.request, this.target);
+      case RAW: return this.db.queryRaw(this.request);
+      default: return this.#builder(false);
     }
   }
 
   #sendAsync() {
-    const db = this.db;
     switch (this.api) {
-      case INTO: return db.queryIntoAsync(this.request, this.target);
-      case RAW: return db.queryRawAsync(this.request);
-      default: {
-        const c = this.query.commands;
-        if (c[0].method === 'Tx') return db.TxAsync(...c[0].args.map((l) => buildQuery(db, l)));
-        const q = buildQuery(db, c);
-        return q.isWrite ? q.runAsync() : q.allAsync();
-      }
+      case INTO: return this.db.queryIntoAsync(this.request, this.target);
+      case RAW: return this.db.queryRawAsync(this.request);
+      default: return this.#builder(true);
     }
+  }
+
+  // The step's commands as builder calls; the terminal operation follows
+  // from the statement: Tx, a write (run) or a read (all).
+  #builder(async) {
+    const db = this.db;
+    const c = this.query.commands;
+    if (c[0].method === 'Tx') {
+      const statements = c[0].args.map((l) => buildQuery(db, l));
+      return async ? db.TxAsync(...statements) : db.Tx(...statements);
+    }
+    const q = buildQuery(db, c);
+    if (q.isWrite) return async ? q.runAsync() : q.run();
+    return async ? q.allAsync() : q.all();
   }
 
   // The answer (result) or the call's exception (failed, with threw = true).

@@ -8,7 +8,7 @@
 //        createSchema(file, sql), stressCommand(args) -> [cmd, ...argv] }
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { DalError } from '../../lib/errors.js';
 import { REFERENCE_REQUEST } from '../../stress/js/workload.js';
 import { REQUEST_TABLE, SCHEMA, TABLE_ID, hex, refusals } from './cases.js';
+import { checkExec } from './exec_checks.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const STAT_CALLS = 0;       // dalshim.h DALSHIM_STAT_CALLS
@@ -163,6 +164,15 @@ export function ffiSuite(ctx) {
       assert.throws(() => db.In('data').Find({ a: { $nope: 1 } }).all(), (e) => e instanceof DalError &&
         e.code === 'DAL_E_REQUEST' && /\$nope/.test(e.message));
     });
+  });
+
+  test('exec: schema, SQL errors as DalError with the message, closed database', async () => {
+    const dir = freshDir(ctx, null);
+    try {
+      checkExec(ctx.binding.open, dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('close() twice is harmless; a closed database throws DALSHIM_E_CLOSED', async () => {
@@ -381,6 +391,34 @@ export function ffiSuite(ctx) {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 240_000);
+
+  test('workloads rows and mixed: every answer right, NO LEAK, exit 0', async () => {
+    for (const workload of ['rows', 'mixed']) {
+      const [cmd, ...args] = ctx.stressCommand(['--workload', workload, '--queries', '30000', '--progress', 'off']);
+      const r = await child(cmd, args);
+      assert.equal(r.code, 0, r.stdout.slice(-3000) + r.stderr);
+      assert.match(r.stdout, /Queries: 30,000, errors: 0/);
+      assert.match(r.stdout, /VERDICT: NO LEAK \(exit code 0\)/);
+      assert.match(r.stderr, new RegExp(`stress: workload ${workload}, `));
+    }
+  }, 240_000);
+
+  test('a workload file with a wrong expected value: wrong answers named, exit 2', async () => {
+    const dir = freshDir(ctx, null);
+    try {
+      const text = readFileSync(join(ROOT, 'stress', 'workloads', 'mixed.json'), 'utf8');
+      const file = join(dir, 'mixed-corrupted.json');
+      // Step 3's error message: one wrong answer per 8 queries.
+      writeFileSync(file, text.replace('"no such column: nope"', '"no such column: nope!"'));
+      const [cmd, ...args] = ctx.stressCommand(['--workload', file, '--queries', '800', '--progress', 'off']);
+      const r = await child(cmd, args);
+      assert.equal(r.code, 2, r.stdout.slice(-3000) + r.stderr);
+      assert.match(r.stderr, /wrong answer to request \d+: e: expected string "no such column: nope!", got string "no such column: nope"/);
+      assert.match(r.stdout, /errors: 100\b/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   test('a planted JS leak is caught and attributed', async () => {
     const [cmd, ...args] = ctx.stressCommand(['--queries', '200000', '--progress', 'off', '--plant-leak', `${ctx.plantLayer}:512`]);

@@ -1,6 +1,7 @@
 // `npm run stress` (stress/node/main.js): a short clean run judged "no leak",
 // both planted JS leaks caught in their own layer at 16 B/query over 1M
-// queries, the other APIs and modes, bad flags, and Ctrl-C.  Checked on the
+// queries, the other APIs and modes, the workloads (a wrong expected value
+// caught), bad flags and workload files, and Ctrl-C.  Checked on the
 // exit code, the text report and the JSON report (docs/report-schema.md).
 //
 // ctest runs each group as its own test (tests/node/CMakeLists.txt,
@@ -74,6 +75,45 @@ test('clean: builder, raw, async and 2 workers', async () => {
   }
 });
 
+// The workloads of stress/workloads (docs/workloads.md), each answer checked.
+test('workload rows, write and mixed through every API: every answer right, no leak', async () => {
+  // --workers 2: the main thread samples while the workers query, so the
+  // number of samples follows the run's duration (see above).
+  const runs = [['rows', 20000, []], ['mixed', 100000, ['--workers', '2']], ['write', 10000, ['--api', 'builder']],
+    ['mixed', 10000, ['--api', 'builder', '--async']], ['rows', 10000, ['--api', 'raw', '--async']]];
+  for (const [workload, n, args] of runs) {
+    const r = await stress(['--workload', workload, '--queries', String(n), ...args]);
+    assertClean(r, n);
+    assert.match(r.err, new RegExp(`^node-stress: workload ${workload}, `, 'm'));
+  }
+});
+
+// A copy of rows.json whose expected qty is off by one: every answer is wrong.
+function corruptedRows(dir) {
+  const text = readFileSync(join(root, 'stress', 'workloads', 'rows.json'), 'utf8');
+  const wrong = text.replace('{"$": "row * 7 % 100"}', '{"$": "row * 7 % 100 + 1"}');
+  assert.notEqual(wrong, text);
+  const file = join(dir, 'rows-corrupted.json');
+  writeFileSync(file, wrong);
+  return file;
+}
+
+test('workload: a wrong expected value is a wrong answer, named by request id and path; exit 2', async () => {
+  const tmp = tempDir('dalkit-node-workload-');
+  try {
+    const file = corruptedRows(tmp.dir);
+    for (const [api, path] of [['into', /r\[0\]\[3\]: expected integer \d+, got integer \d+/], ['builder', /r\[0\]\.qty: expected integer \d+, got integer \d+/]]) {
+      const r = await stress(['--workload', file, '--queries', '300', '--api', api]);
+      assert.equal(r.code, 2, `${api}: ${r.out}\n${r.err}`);
+      assert.match(r.err, /wrong answer to request \d+/);
+      assert.match(r.err, path, api);
+      assert.equal(r.report.counts.errors, 300);
+    }
+  } finally {
+    tmp.cleanup();
+  }
+});
+
 test('plant js_heap:16 over 1M queries: exit 1, js_heap named', async () => {
   const r = await stress(['--queries', '1000000', '--plant-leak', 'js_heap:16']);
   assert.equal(r.code, 1, `${r.out}\n${r.err}`);
@@ -101,6 +141,25 @@ test('flags: --help exits 0, bad flags exit 2 with the usage', async () => {
     const r = await stress(bad);
     assert.equal(r.code, 2, `${bad.join(' ')}: ${r.err}`);
     assert.match(r.err, /usage: node-stress/, bad.join(' '));
+  }
+});
+
+test('flags: a broken or unknown workload exits 2 before the DAL is loaded, saying what is wrong', async () => {
+  const tmp = tempDir('dalkit-node-workload-');
+  try {
+    const broken = join(tmp.dir, 'broken.json');
+    const text = readFileSync(join(root, 'stress', 'workloads', 'rows.json'), 'utf8');
+    writeFileSync(broken, text.replace('"(n * 37 + t * 11) % 100"', '"(n * 37 + tt * 11) % 100"'));
+    for (const [workload, says] of [[broken, /steps\[0\]\.let\.key: expression .*unknown variable "tt"/],
+      ['nosuch', /unknown workload "nosuch"/], [join(tmp.dir, 'missing.json'), /cannot read workload/]]) {
+      const r = await stress(['--workload', workload, '--queries', '1000']);
+      assert.equal(r.code, 2, r.err);
+      assert.match(r.err, says);
+      assert.equal(r.out, '');      // no run, no report
+      assert.equal(r.report, null);
+    }
+  } finally {
+    tmp.cleanup();
   }
 });
 
