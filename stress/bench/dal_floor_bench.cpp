@@ -2,7 +2,7 @@
 // -- SQLite alone doing the same SQL in C (floor/sqlite_floor.hpp says how).
 //
 //   dal_floor_bench [--workload reference,rows,write,mixed] [--queries N]
-//                   [--rounds R] [--threads 1,2] [--only dal|floor]
+//                   [--rounds R] [--threads 1,2] [--only dal|floor] [--dump]
 //
 // Per workload, each round runs, for each thread count, the DAL and the
 // floor on the same batch of queries (requests built before the clock
@@ -75,6 +75,7 @@ struct Options {
   std::vector<int> threads = {1, 2};
   std::string only;     // "", "dal" or "floor"
   std::string corrupt;  // test only: "dal" or "floor" gets one wrong expected answer
+  bool dump = false;    // print requests and answers instead of running
 };
 
 Options parse(int argc, char** argv) {
@@ -97,6 +98,8 @@ Options parse(int argc, char** argv) {
     } else if (a == "--only") {
       o.only = value();
       if (o.only != "dal" && o.only != "floor") die("--only is dal or floor");
+    } else if (a == "--dump") {
+      o.dump = true;
     } else if (a == "--corrupt-answer") {
       o.corrupt = value();
       if (o.corrupt != "dal" && o.corrupt != "floor") die("--corrupt-answer is dal or floor");
@@ -307,9 +310,38 @@ class Bench {
 
 }  // namespace
 
+// --dump: each workload's seed, then threads 0 and 1's first two cycles, one
+// query a line: "<workload> seed|<t> <n> <request hex> <answer hex>".
+// stress/bench/floor/workloads_match.test.js compares them with what
+// stress/workloads/*.json expands to, so the hand-written requests and
+// answers are the workload's.
+void dump(const Options& o) {
+  auto hex = [](const std::vector<uint8_t>& b) {
+    std::string out;
+    char two[3];
+    for (uint8_t x : b) std::snprintf(two, sizeof two, "%02x", x), out += two;
+    return out;
+  };
+  for (const auto& name : o.workloads) {
+    const Workload& w = *find_workload(name);
+    for (const Query& q : w.seed())
+      std::printf("%s seed - %s %s\n", name.c_str(), hex(q.request).c_str(), hex(q.response).c_str());
+    for (int t = 0; t < 2; ++t)
+      for (uint64_t n = 0; n < 2 * static_cast<uint64_t>(w.steps); ++n) {
+        Query q = w.query(t, n);
+        std::printf("%s %d %llu %s %s\n", name.c_str(), t, static_cast<unsigned long long>(n), hex(q.request).c_str(),
+                    hex(q.response).c_str());
+      }
+  }
+}
+
 int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // the report before any error, in order
   const Options o = parse(argc, argv);
+  if (o.dump) {
+    dump(o);
+    return 0;
+  }
   try {
     for (const auto& name : o.workloads) Bench(*find_workload(name), o).run();
   } catch (const std::exception& e) {
