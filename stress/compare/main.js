@@ -55,6 +55,12 @@ export async function main(argv) {
     }
     variants = makeVariants(o, root);
     baseline = resolveBaseline(o, variants);
+    // A runtime binary for a path that is not run would be silently ignored.
+    for (const [list, opt, path] of [[o.nodes, '--node', 'node-'], [o.buns, '--bun', 'bun-ffi']]) {
+      if (list.length && !variants.some((v) => v.path.startsWith(path))) {
+        throw new UsageError(`option ${opt}: no path that uses it is run (--paths ${o.paths.join(',')})`);
+      }
+    }
     for (const name of o.pathCommands.keys()) {
       if (!variants.some((v) => v.name === name || v.path === name)) {
         throw new UsageError(`option --path-command: '${name}' is not among the paths run`);

@@ -8,6 +8,7 @@
 // is its own column, named "<path>@<label>".
 import { existsSync, realpathSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import process from 'node:process';
 
 /** The paths, in table order.  runtime: which --node/--bun binary applies. */
 export const PATHS = [
