@@ -30,6 +30,7 @@
 #include <cstring>
 #include <ctime>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,11 @@
 using namespace floorbench;
 
 namespace {
+
+// A wrong answer: the run stops, its data directory is removed, exit 1.
+struct WrongAnswer : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 [[noreturn]] void die(const std::string& what) {
   std::fprintf(stderr, "dal_floor_bench: %s\n", what.c_str());
@@ -159,8 +165,8 @@ class Bench {
     std::vector<uint8_t> buf(kBufferBytes);
     std::string why;
     for (const Query& q : w.seed()) {
-      if (!dal_->run(q, buf, &why)) die("seed through the DAL: " + why);
-      if (!floor_->run(0, q, &why)) die("seed through SQLite: " + why);
+      if (!dal_->run(q, buf, &why)) throw WrongAnswer("seed through the DAL: " + why);
+      if (!floor_->run(0, q, &why)) throw WrongAnswer("seed through SQLite: " + why);
     }
     // Whole cycles of the workload per run, so every run leaves the tables
     // as it found them.
@@ -173,7 +179,7 @@ class Bench {
     if (w_.name == "reference") {  // the encoder against the protocol's own bytes
       Query q = w_.query(0, 0);
       if (q.request != dalkit::reference::request() || q.response != dalkit::reference::response())
-        die("the reference request or answer differs from tests/common/reference.h");
+        throw WrongAnswer("the reference request or answer differs from tests/common/reference.h");
     }
     // Warm-up: statements prepared, Go threads and pools started, the WAL grown.
     for (int k : o_.threads) {
@@ -235,11 +241,8 @@ class Bench {
         if (failed.load(std::memory_order_relaxed)) return;
       }
     });
-    if (failed) {
-      std::fprintf(stderr, "dal_floor_bench: wrong answer from %s, workload %s: %s\n", dal ? "dal" : "floor", w_.name.c_str(),
-                   failure.c_str());
-      std::exit(1);
-    }
+    if (failed)
+      throw WrongAnswer(std::string("wrong answer from ") + (dal ? "dal" : "floor") + ", workload " + w_.name + ": " + failure);
     checked_ += static_cast<long>(b.size()) * static_cast<long>(b[0].size());
     return {static_cast<double>(ns.count()), process_cpu_ns() - cpu0};
   }
@@ -344,8 +347,12 @@ int main(int argc, char** argv) {
   }
   try {
     for (const auto& name : o.workloads) Bench(*find_workload(name), o).run();
+  } catch (const WrongAnswer& e) {
+    std::fprintf(stderr, "dal_floor_bench: %s\n", e.what());
+    return 1;
   } catch (const std::exception& e) {
-    die(e.what());
+    std::fprintf(stderr, "dal_floor_bench: %s\n", e.what());
+    return 2;
   }
   return 0;
 }
