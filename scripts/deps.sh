@@ -9,7 +9,8 @@
 # Exit: 0 ready, 2 something missing that apt-get cannot install.
 set -euo pipefail
 
-packages=(cmake ninja-build g++ pkg-config libsqlite3-dev libmsgpack-cxx-dev libffi-dev libgtest-dev valgrind python3 clang)
+# chromium: the HTML report's browser test (tests/report) opens pages in it.
+packages=(cmake ninja-build g++ pkg-config libsqlite3-dev libmsgpack-cxx-dev libffi-dev libgtest-dev valgrind python3 clang chromium)
 log=${1:-/dev/stderr}
 
 missing=()

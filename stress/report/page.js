@@ -125,7 +125,8 @@
       data.push(line, fit);
       colors.push(color);
       series.push({ label: r.label, stroke: color, width: 2, spanGaps: true, points: { show: post.length < 40 } });
-      series.push({ label: r.label + ' fit', stroke: color, width: 1.5, dash: [6, 4], spanGaps: true, points: { show: false } });
+      // The fit in the run's colour, translucent: tests/report tells the data's opaque pixels from it.
+      series.push({ label: r.label + ' fit', stroke: color + '99', width: 1.5, dash: [6, 4], spanGaps: true, points: { show: false } });
     });
     var warmupEnd = runs[0].report.run && runs[0].report.run.warmup_end_queries;
     // Byte axes in the largest unit the values reach (a 100 KiB layer in MiB reads 0.10, 0.10, 0.11).
