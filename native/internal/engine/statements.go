@@ -6,8 +6,6 @@ import (
 	"dalkit/native/internal/query"
 	"dalkit/native/internal/sqlite"
 	"dalkit/native/internal/wire"
-
-	"github.com/tinylib/msgp/msgp"
 )
 
 // This file steps built statements on a connection and encodes their
@@ -81,48 +79,20 @@ func (st *stepper) selectRows(s0 *query.Stmt, out []byte) ([]byte, error) {
 	}
 	start := len(out)
 	limit := st.opts.MaxResponseBytes
-	ncol := s.ColumnCount()
-	out = wire.AppendRowsStart(out, st.req.ID, ncol)
-	for i := 0; i < ncol; i++ {
-		out = msgp.AppendStringFromBytes(out, s.ColumnName(i))
-	}
-	out, countAt := wire.AppendRowsOpen(out)
-	var rows uint32
-	for {
-		rc := s.Step()
-		if rc == sqlite.Done {
-			break
-		}
-		if rc != sqlite.Row {
-			if rc == sqlite.Interrupt && c.db.TimeLimitExpired() {
-				return out[:start], st.overTime()
-			}
-			return st.failed(out[:start], nil), nil
-		}
-		rows++
-		out = msgp.AppendArrayHeader(out, uint32(ncol))
-		for i := 0; i < ncol; i++ {
-			switch s.ColumnType(i) {
-			case sqlite.TypeInteger:
-				out = msgp.AppendInt64(out, s.ColumnInt64(i))
-			case sqlite.TypeFloat:
-				out = msgp.AppendFloat64(out, s.ColumnFloat(i))
-			case sqlite.TypeText:
-				out = msgp.AppendStringFromBytes(out, s.ColumnText(i))
-			case sqlite.TypeBlob:
-				out = msgp.AppendBytes(out, s.ColumnBlob(i))
-			default:
-				out = msgp.AppendNil(out)
-			}
-		}
-		// Checked per row, so the buffer overshoots by at most one row.
-		if len(out)-start > limit {
-			return out[:start], errorf(ELimit, fmt.Sprintf(
-				"response exceeds max_response_bytes=%d (after %d rows); narrow the query with Find, Fields or Limit", limit, rows))
+	out = wire.AppendRowsStart(out, st.req.ID)
+	out, rows, rc := s.AppendRows(out, start, limit)
+	switch rc {
+	case sqlite.Done:
+		return out, nil
+	case sqlite.RowsOverLimit:
+		return out[:start], errorf(ELimit, fmt.Sprintf(
+			"response exceeds max_response_bytes=%d (after %d rows); narrow the query with Find, Fields or Limit", limit, rows))
+	case sqlite.Interrupt:
+		if c.db.TimeLimitExpired() {
+			return out[:start], st.overTime()
 		}
 	}
-	wire.PatchArrayHeader32(out, countAt, rows)
-	return out, nil
+	return st.failed(out[:start], nil), nil
 }
 
 // write executes one INSERT, UPDATE or DELETE on the writer connection.

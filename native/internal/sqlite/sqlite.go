@@ -41,12 +41,16 @@ package sqlite
 #cgo nocallback sqlite3_bind_int64
 #cgo nocallback sqlite3_bind_double
 #cgo nocallback sqlite3_bind_null
+#cgo noescape dal_sqlite_rows
+#cgo nocallback dal_sqlite_rows
 #include "binding.h"
+#include "rows.h"
 */
 import "C"
 
 import (
 	"runtime"
+	"slices"
 	"unsafe"
 )
 
@@ -262,6 +266,32 @@ func (s *Stmt) Finalize() {
 	if s.s != nil {
 		C.sqlite3_finalize(s.s)
 		s.s = nil
+	}
+}
+
+// RowsOverLimit is AppendRows' result when the encoded rows passed the
+// limit (max_response_bytes).
+const RowsOverLimit = C.DAL_ROWS_LIMIT
+
+// AppendRows steps the statement to its end and appends the column names
+// and rows of a rows response (rows.h: the array of names, "r", the array
+// of rows), encoded in C in one cgo call for the whole result unless out
+// must grow. It returns Done, RowsOverLimit as soon as len(out)-start
+// exceeds limit after a row (out then holds that row), or the error code of
+// a step that failed; and the number of rows written.
+func (s *Stmt) AppendRows(out []byte, start, limit int) ([]byte, uint32, int) {
+	st := C.dal_rows_state{len: C.int64_t(len(out)), start: C.int64_t(start), limit: C.int64_t(limit), ncol: -1}
+	if cap(out)-len(out) < 256 {
+		out = slices.Grow(out, 256)
+	}
+	for {
+		st.cap = C.int64_t(cap(out))
+		rc := C.dal_sqlite_rows(s.s, (*C.uchar)(unsafe.Pointer(unsafe.SliceData(out))), &st)
+		out = out[:st.len]
+		if rc != C.DAL_ROWS_FULL {
+			return out, uint32(st.rows), int(rc)
+		}
+		out = slices.Grow(out, int(st.need))
 	}
 }
 

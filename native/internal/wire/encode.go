@@ -25,31 +25,14 @@ func AppendExecResult(dst []byte, id uint64, rowsAffected, lastInsertID int64, e
 }
 
 // AppendRowsStart begins a rows response {i, c: [...], r: [...]}: it writes
-// the id and the header of the column array; the caller appends ncol column
-// names, then calls AppendRowsOpen.
-func AppendRowsStart(dst []byte, id uint64, ncol int) []byte {
+// the map header, the id and the "c" key. The rest -- the column names, "r"
+// and the rows -- is encoded in C while the statement is stepped
+// (internal/sqlite, rows.h), with the same msgp forms as here.
+func AppendRowsStart(dst []byte, id uint64) []byte {
 	dst = msgp.AppendMapHeader(dst, 3)
 	dst = msgp.AppendString(dst, "i")
 	dst = msgp.AppendUint64(dst, id)
-	dst = msgp.AppendString(dst, "c")
-	return msgp.AppendArrayHeader(dst, uint32(ncol))
-}
-
-// AppendRowsOpen writes the "r" key and reserves an array32 header, whose
-// count PatchArrayHeader32 fills in once the rows have been stepped through
-// (SQLite cannot say in advance how many rows a statement yields).
-func AppendRowsOpen(dst []byte) (out []byte, countAt int) {
-	dst = msgp.AppendString(dst, "r")
-	countAt = len(dst)
-	return append(dst, 0xdd, 0, 0, 0, 0), countAt
-}
-
-// PatchArrayHeader32 writes n into the array32 header reserved at off.
-func PatchArrayHeader32(dst []byte, off int, n uint32) {
-	dst[off+1] = byte(n >> 24)
-	dst[off+2] = byte(n >> 16)
-	dst[off+3] = byte(n >> 8)
-	dst[off+4] = byte(n)
+	return msgp.AppendString(dst, "c")
 }
 
 // AppendExecErrorCode appends an error response that also carries SQLite's
