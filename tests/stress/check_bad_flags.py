@@ -34,6 +34,7 @@ BAD = [
     ["--queries", "1__000"],
     ["--queries", "0x10"],
     ["--json="],
+    ["--html="],
     ["--db-dir="],
     ["positional"],
 ]

@@ -51,6 +51,10 @@ def main():
                            "cannot write the JSON report to '%s'" % missing)
         # --json naming a directory.
         refused_before_run("--json naming a directory", exe, ["--json", tmp], "Is a directory")
+        # --html is checked the same way, before the run.
+        missing_html = os.path.join(tmp, "no-such-dir", "r.html")
+        refused_before_run("--html in a missing directory", exe, ["--html", missing_html],
+                           "cannot write the HTML report to '%s'" % missing_html)
 
         # --db-dir whose parent does not exist: refused, and nothing created.
         parent = os.path.join(tmp, "absent-parent")
