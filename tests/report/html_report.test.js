@@ -87,6 +87,41 @@ test('stress:compare --html: per-path and comparison tables, stars, charts per p
   await checkReportPage(browser, starredHtml, starred);
 });
 
+// The data block the page reads, as the browser's parser ends it: at the first "</script".
+function embedded(page) {
+  const start = page.indexOf('<script type="application/json" id="report-data">');
+  const body = page.slice(start).replace(/^[^>]*>/, '');
+  return body.slice(0, body.search(/<\/script/i));
+}
+
+test('renderHtml: the data block round-trips any string; non-JSON text and non-objects are refused', () => {
+  const tricky = { kind: 'x', s: '</script><!-- <script> </SCRIPT >\u2028\u2029 "q" \\ <\/script>', n: [1, 2.5, null, true] };
+  const page = renderHtml(tricky);
+  assert.deepEqual(JSON.parse(embedded(page)), tricky);
+  assert.equal(embedded(page).includes('<'), false);
+  assert.throws(() => renderHtml('{"a": '), SyntaxError);
+  assert.throws(() => renderHtml(null), TypeError);
+  assert.throws(() => renderHtml(42), TypeError);
+});
+
+test('renderHtml writes the same page under Node, Bun and Deno', () => {
+  const json = join(scratch, 'dalstress.json');
+  const script = `import { renderHtml } from ${JSON.stringify(pathToFileURL(join(process.cwd(), 'stress/report/html.js')).href)};
+import { readFileSync, writeFileSync } from 'node:fs';
+writeFileSync(process.argv.at(-1), renderHtml(readFileSync(process.argv.at(-2), 'utf8')));`;
+  const file = join(scratch, 'render.mjs');
+  writeFileSync(file, `import process from 'node:process';\n${script}\n`);
+  const want = renderHtml(readFileSync(json, 'utf8'));
+  for (const [name, cmd, args] of [
+    ['bun', 'node_modules/.bin/bun', [file]],
+    ['deno', 'node_modules/.bin/deno', ['run', '--allow-read', '--allow-write', file]],
+  ]) {
+    const out = join(scratch, `${name}.html`);
+    run(name, cmd, [...args, json, out]);
+    assert.ok(readFileSync(out, 'utf8') === want, `${name} renders the bytes node renders`);
+  }
+});
+
 test('strings with </script> and <!-- stay data: shown as text, nothing runs', async () => {
   const report = JSON.parse(readFileSync(join(scratch, 'dalstress.json'), 'utf8'));
   const evil = '</script><script>window.__injected = 1</script><!-- <SCRIPT>';
