@@ -181,11 +181,13 @@ class Bench {
       if (q.request != dalkit::reference::request() || q.response != dalkit::reference::response())
         throw WrongAnswer("the reference request or answer differs from tests/common/reference.h");
     }
-    // Warm-up: statements prepared, Go threads and pools started, the WAL grown.
+    // Warm-up, about 2,000 queries per thread (whole cycles): statements
+    // prepared, Go's threads and the DAL's pools started, the WAL grown.
+    const long warm_up = std::min<long>(per_run_, (2000 / w_.steps + 1) * w_.steps);
     for (int k : o_.threads) {
-      auto batch = make_batch(k, std::min<long>(per_run_, 2000 / w_.steps * w_.steps + w_.steps));
-      if (o_.only != "floor") time(k, batch, true);
-      if (o_.only != "dal") time(k, batch, false);
+      auto batch = make_batch(k, warm_up);
+      if (o_.only != "floor") measure(k, batch, true);
+      if (o_.only != "dal") measure(k, batch, false);
     }
     if (!o_.only.empty()) return instrumented();
     std::vector<std::vector<Cost>> dal_cost(o_.threads.size()), floor_cost(o_.threads.size());
@@ -197,7 +199,7 @@ class Bench {
         for (int side = 0; side < 2; ++side) {
           const bool dal = (side == 0) == dal_first;
           if (r == 0 && !o_.corrupt.empty() && (o_.corrupt == "dal") == dal) corrupt(batch[0][0]);
-          Cost c = time(k, batch, dal);
+          Cost c = measure(k, batch, dal);
           c.wall /= static_cast<double>(k * per_run_);
           c.cpu /= static_cast<double>(k * per_run_);
           (dal ? dal_cost : floor_cost)[i].push_back(c);
@@ -223,7 +225,7 @@ class Bench {
 
   // Runs a batch through one path on k threads; wall and process CPU
   // nanoseconds.
-  Cost time(int k, const Batch& b, bool dal) {
+  Cost measure(int k, const Batch& b, bool dal) {
     const double cpu0 = process_cpu_ns();
     std::atomic<bool> failed{false};
     std::mutex m;
@@ -251,7 +253,7 @@ class Bench {
     auto batch = make_batch(1, per_run_);
     const bool dal = o_.only == "dal";
     CALLGRIND_START_INSTRUMENTATION;
-    const double ns = time(1, batch, dal).wall;
+    const double ns = measure(1, batch, dal).wall;
     CALLGRIND_STOP_INSTRUMENTATION;
     std::printf("dal_floor_bench: workload %s, %s alone: %ld instrumented queries, %.1f ns per query\n", w_.name.c_str(),
                 dal ? "dal_query_into" : "SQLite (floor)", per_run_, ns / static_cast<double>(per_run_));
