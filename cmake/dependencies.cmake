@@ -27,6 +27,10 @@ endmacro()
 find_path(DALKIT_MSGPACK_INCLUDE_DIR msgpack.hpp DOC "msgpack-cxx headers (libmsgpack-cxx-dev)")
 dalkit_dependency(DALKIT_MSGPACK_INCLUDE_DIR "msgpack-cxx headers (msgpack.hpp)" "apt-get install libmsgpack-cxx-dev")
 
+# nlohmann/json (header-only): dalstress reads the workloads (stress/workloads/*.json).
+find_path(DALKIT_NLOHMANN_JSON_INCLUDE_DIR nlohmann/json.hpp DOC "nlohmann/json headers (nlohmann-json3-dev)")
+dalkit_dependency(DALKIT_NLOHMANN_JSON_INCLUDE_DIR "nlohmann/json headers (nlohmann/json.hpp)" "apt-get install nlohmann-json3-dev")
+
 # SQLite 3: the DAL's cgo binding links it; tests and the floor bench too.
 find_package(SQLite3 QUIET)
 dalkit_dependency(SQLite3_FOUND "SQLite 3 headers and library" "apt-get install libsqlite3-dev")

@@ -10,7 +10,7 @@
 set -euo pipefail
 
 # chromium: the HTML report's browser test (tests/report) opens pages in it.
-packages=(cmake ninja-build g++ pkg-config libsqlite3-dev libmsgpack-cxx-dev libffi-dev libgtest-dev valgrind python3 clang chromium)
+packages=(cmake ninja-build g++ pkg-config libsqlite3-dev libmsgpack-cxx-dev nlohmann-json3-dev libffi-dev libgtest-dev valgrind python3 clang chromium)
 log=${1:-/dev/stderr}
 
 missing=()

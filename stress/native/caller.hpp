@@ -9,7 +9,8 @@
 //
 // Every argument that does not change between queries (handle, request
 // pointer and length, buffer pointer and capacity) is bound once at
-// construction, so the per-query cost is only the call itself.
+// construction, so the per-query cost is only the call itself; a workload
+// whose request changes per query rebinds it (set_request), a plain store.
 #pragma once
 
 #include <ffi.h>
@@ -34,6 +35,9 @@ struct CallArgs {
 class DirectCaller {
  public:
   explicit DirectCaller(const CallArgs& a) : a_(a) {}
+  // Workloads whose requests change per query rebind these before a call.
+  void set_request(const void* req, size_t len) { a_.req = req, a_.req_len = len; }
+  void set_buffer(void* buf, size_t cap) { a_.buf = buf, a_.cap = cap; }
   int64_t query_into() { return dalshim_query_into(a_.handle, a_.req, a_.req_len, a_.buf, a_.cap); }
   void* query() { return dalshim_query(a_.handle, a_.req, a_.req_len); }
   int64_t buffer_size(void* p) { return dalshim_buffer_size(p); }
@@ -67,6 +71,10 @@ class FfiCaller {
   }
   FfiCaller(const FfiCaller&) = delete;
   FfiCaller& operator=(const FfiCaller&) = delete;
+
+  // The argument array points at a_'s fields, so rebinding them is enough.
+  void set_request(const void* req, size_t len) { a_.req = req, a_.req_len = len; }
+  void set_buffer(void* buf, size_t cap) { a_.buf = buf, a_.cap = cap; }
 
   int64_t query_into() {
     int64_t r = 0;

@@ -1,7 +1,8 @@
 // dalstress -- the native stress driver of the kit (docs/dalstress.md).
 //
-// Runs the reference query N times through libdalshim.so's C ABI (plain
-// calls or libffi), checks every answer, and drives the monitor
+// Runs a workload (docs/workloads.md; the reference query by default) N
+// times through libdalshim.so's C ABI (plain calls or libffi), checks every
+// answer, and drives the monitor
 // (dalmonitor.h): start, startup figures, latencies, counts, a sample every
 // --sample-every queries (the monitor forces the Go GC before reading the
 // native figures), finish, text and JSON reports.  The exit code is the
@@ -20,7 +21,6 @@
 #include <thread>
 #include <vector>
 
-#include "../../tests/common/reference.h"
 #include "dalmonitor.h"
 #include "dalshim.h"
 #include "data_dir.hpp"
@@ -32,6 +32,8 @@
 #include "progress.hpp"
 #include "report.hpp"
 #include "worker.hpp"
+#include "workload.hpp"
+#include "workload_setup.hpp"
 
 namespace dalstress {
 namespace {
@@ -165,6 +167,14 @@ int real_main(int argc, char** argv) {
   std::optional<OutputFile> html =
       o.html_path.empty() ? std::nullopt : OutputFile::open("HTML report", o.html_path, err);
   if (!o.html_path.empty() && !html) return fail_early(err);
+  // The workload is read and trial-expanded before anything runs: a bad
+  // file stops dalstress here, with exit 2.
+  std::optional<Workload> workload;
+  try {
+    workload.emplace(Workload::load(Workload::locate(o.workload)));
+  } catch (const WorkloadError& e) {
+    return fail_early(e.what());
+  }
   std::optional<DataDir> data;
   try {
     data.emplace(o.db_dir);
@@ -188,16 +198,36 @@ int real_main(int argc, char** argv) {
   // without one every native layer would read "n/a".
   if (dalmon::native_stats_source() == nullptr) return fail_early("libdalshim registered no native stats source");
 
+  // Schema and seed: before dalmon_start, so before the first sample and
+  // not counted as queries.
+  try {
+    if (!prepare_workload_database(h, *workload, err)) {
+      dalshim_close(h);
+      return fail_early(err);
+    }
+  } catch (const WorkloadError& e) {
+    dalshim_close(h);
+    return fail_early(e.what());
+  }
+
   Shared shared;
-  shared.request = dalkit::reference::request();  // pre-encoded once
-  shared.expected = dalkit::reference::response();
+  if (workload->constant()) {
+    // Encoded once (the reference workload: 87 bytes out, 34 back).
+    std::vector<int64_t> env(static_cast<size_t>(workload->slots()));
+    ExpandedQuery q;
+    workload->expand(0, 0, env.data(), q);
+    shared.request = std::move(q.request);
+    shared.expected = std::move(q.expect);
+  } else {
+    shared.workload = &*workload;
+  }
   shared.max_errors = o.max_errors;
 
   // No ';' or ',' here: they separate dalmon_start's parameters.
   const int32_t dv = dalshim_dal_version();
   const std::string runtime = std::string("native c++ g++ ") + __VERSION__ + " dal " + std::to_string(dv / 1000000) +
                               "." + std::to_string(dv / 1000 % 1000) + "." + std::to_string(dv % 1000);
-  const std::string params = o.monitor_params_string(runtime);
+  const std::string params = o.monitor_params_string(runtime, workload->name());
   const int64_t run = dalmon_start(params.c_str());
   if (run <= 0) {
     dalshim_close(h);
@@ -207,16 +237,16 @@ int real_main(int argc, char** argv) {
   const int64_t sample_every = o.effective_sample_every();
 
   std::fprintf(stderr,
-               "dalstress: %s queries, via %s, mode %s, %d thread%s, sample every %s, warm-up %.2f, "
+               "dalstress: workload %s (%s), %s queries, via %s, mode %s, %d thread%s, sample every %s, warm-up %.2f, "
                "data dir %s%s%s%s\n",
-               grouped(o.queries).c_str(), via_name(o.via), mode_name(o.mode), o.threads,
+               workload->name().c_str(), workload->path().c_str(), grouped(o.queries).c_str(), via_name(o.via), mode_name(o.mode), o.threads,
                o.threads == 1 ? "" : "s", grouped(sample_every).c_str(), o.warmup_share, dir.c_str(),
                data->temporary() ? " (temporary)" : data->created() ? " (created)" : "", dal_opts.empty() ? "" : ", dal options ", dal_opts.c_str());
 
   std::vector<std::unique_ptr<QueryLoop>> loops;
   try {
     for (int t = 0; t < o.threads; ++t)
-      loops.push_back(make_query_loop(o, shared, h, 0x9E3779B97F4A7C15ull * static_cast<uint64_t>(t + 1)));
+      loops.push_back(make_query_loop(o, shared, h, 0x9E3779B97F4A7C15ull * static_cast<uint64_t>(t + 1), t));
   } catch (const std::exception& e) {
     dalmon_fail(run, e.what());
     std::fprintf(stderr, "dalstress: %s\n", e.what());

@@ -47,9 +47,10 @@ std::string Options::dal_open_options() const {
   return "plant_leak=" + plant_layer + ";plant_leak_bytes=" + std::to_string(plant_bytes);
 }
 
-std::string Options::monitor_params_string(const std::string& runtime) const {
+std::string Options::monitor_params_string(const std::string& runtime, const std::string& workload_name) const {
   std::ostringstream o;
-  o << "driver=dalstress;runtime=" << runtime << ";mode=" << mode_name(mode) << " via " << via_name(via);
+  o << "driver=dalstress;runtime=" << runtime << ";mode=" << mode_name(mode) << " via " << via_name(via)
+    << " workload " << workload_name;
   if (!plant_layer.empty()) o << " planted " << plant_layer << ":" << plant_bytes;
   o << ";queries=" << queries << ";sample_every=" << effective_sample_every() << ";warmup=" << warmup_share
     << ";threads=" << threads << ";force_gc=1";
@@ -61,10 +62,14 @@ std::string Options::monitor_params_string(const std::string& runtime) const {
 std::string usage() {
   return R"(usage: dalstress [options]
 
-Runs the reference query (87-byte request, 34-byte answer "no such table:
-data") N times through libdalshim.so's C ABI, checks every answer, samples
-memory through the monitor and prints its leak verdict.
+Runs a workload (default: the reference query, 87-byte request, 34-byte
+answer "no such table: data") N times through libdalshim.so's C ABI, checks
+every answer, samples memory through the monitor and prints its leak verdict.
 
+  --workload W        reference (default), rows, write or mixed
+                      (stress/workloads/W.json, docs/workloads.md), or the
+                      path of a workload file (contains '/' or ends in .json)
+  --workload-file F   the workload file F, whatever its name
   --queries N         queries in total (default 100,000,000; 1e8, 100_000_000 work)
   --threads N         threads sharing one handle, each issuing queries/N (default 1)
   --via direct|libffi call style: plain C calls, or ffi_call with a cif prepared once
@@ -126,7 +131,7 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       value = arg.substr(eq + 1);
       has_value = true;
     }
-    static const char* kKnown[] = {"--queries",       "--threads",      "--via",         "--mode",
+    static const char* kKnown[] = {"--workload", "--workload-file", "--queries",       "--threads",      "--via",         "--mode",
                                    "--sample-every",  "--warmup-share", "--db-dir",      "--json",
                                    "--html",          "--plant-leak",    "--latency-every", "--max-errors", "--monitor-param",
                                    "--progress"};
@@ -150,7 +155,14 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       dst = v;
       return true;
     };
-    if (name == "--queries") {
+    if (name == "--workload" || name == "--workload-file") {
+      if (value.empty()) {
+        error = "option " + name + ": empty value";
+        return false;
+      }
+      // --workload-file takes any name as a path: "./" makes it one.
+      o.workload = name == "--workload" || value.find('/') != std::string::npos ? value : "./" + value;
+    } else if (name == "--queries") {
       if (!count(o.queries, 1, INT64_C(1) << 50)) return false;
     } else if (name == "--threads") {
       int64_t t = 0;

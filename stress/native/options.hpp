@@ -12,6 +12,7 @@ enum class Mode { Into, Alloc };
 enum class ProgressStyle { Auto, Line, Plain, Off };
 
 struct Options {
+  std::string workload = "reference";  // --workload: a name of stress/workloads/, or a .json path
   int64_t queries = 100'000'000;
   int threads = 1;
   int64_t sample_every = 0;        // 0: default (queries/100, clamped to [1, 1,000,000])
@@ -33,8 +34,9 @@ struct Options {
   int64_t effective_sample_every() const;
   // The option string for dalshim_open ("" = defaults).
   std::string dal_open_options() const;
-  // The parameter string for dalmon_start.
-  std::string monitor_params_string(const std::string& runtime) const;
+  // The parameter string for dalmon_start; the workload's name goes into
+  // its mode text ("into via direct workload rows"), which both reports show.
+  std::string monitor_params_string(const std::string& runtime, const std::string& workload_name) const;
 };
 
 const char* via_name(Via v);

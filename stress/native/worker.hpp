@@ -9,12 +9,15 @@
 // query, so the percentiles are per-query percentiles; --latency-every 1
 // times every query.
 //
-// ANSWER CHECK.  Every answer is checked: the call must succeed, the length
-// must be 34 and the bytes must equal the reference response.  In "into"
+// ANSWER CHECK.  Every answer is checked: the call must succeed and the
+// answer must be the expected value -- for a constant workload (reference:
+// 34 bytes) the pre-encoded bytes, compared with memcmp; a difference in
+// bytes alone is then compared as values (answer_check.hpp).  In "into"
 // mode the first and last byte of the reused buffer are poisoned before each
 // call, so a call that reports success without writing is caught too.  A
 // response larger than the buffer is taken with dalshim_take_pending (never
-// left pending) and counted as wrong.
+// left pending) and counted as wrong.  Workloads whose queries change per
+// query run the loops of workload_loop.hpp instead.
 #pragma once
 
 #include <atomic>
@@ -33,6 +36,8 @@
 
 namespace dalstress {
 
+class Workload;
+
 inline int64_t now_ns() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -42,8 +47,9 @@ inline int64_t now_ns() {
 // State shared by all workers of a run.
 struct Shared {
   int64_t run = 0;
-  std::vector<uint8_t> request;
-  std::vector<uint8_t> expected;
+  std::vector<uint8_t> request;   // a constant workload's one request, encoded once
+  std::vector<uint8_t> expected;  // and its answer
+  const Workload* workload = nullptr;  // set instead when queries change (workload_loop.hpp)
   int64_t max_errors = 1000;
   std::atomic<bool> stop{false};
 
@@ -196,6 +202,7 @@ class AllocLoop final : public QueryLoop {
   Caller caller_;
 };
 
-std::unique_ptr<QueryLoop> make_query_loop(const Options& o, Shared& s, int64_t handle, uint64_t seed);
+// The loop of thread `thread` (0-based: the workloads' variable t).
+std::unique_ptr<QueryLoop> make_query_loop(const Options& o, Shared& s, int64_t handle, uint64_t seed, int thread);
 
 }  // namespace dalstress

@@ -24,8 +24,8 @@ import tempfile
 
 # What each case must name, and what it must not.
 EXPECT = {
-    "all": (["libmsgpack-cxx-dev", "libsqlite3-dev", "libffi-dev", "libgtest-dev", "Go >= 1."], []),
-    "headers": (["libmsgpack-cxx-dev", "libsqlite3-dev"], ["libgtest-dev", "libffi-dev", "Go >= 1."]),
+    "all": (["libmsgpack-cxx-dev", "nlohmann-json3-dev", "libsqlite3-dev", "libffi-dev", "libgtest-dev", "Go >= 1."], []),
+    "headers": (["libmsgpack-cxx-dev", "nlohmann-json3-dev", "libsqlite3-dev"], ["libgtest-dev", "libffi-dev", "Go >= 1."]),
 }
 
 
