@@ -114,6 +114,8 @@ export async function main(argv) {
   const paths = report.paths;
   const text = [
     `dalkit stress comparison: ${variants.length} paths, ${o.runs} runs x ${o.queries.toLocaleString('en-US')} queries each, workload ${o.workload}`,
+    // Other load on the machine is the first thing to know when reading spreads.
+    `machine: ${report.host.cpus} CPUs, load average ${loadStart[0].toFixed(2)} at start, ${report.host.loadavg_end[0].toFixed(2)} at end`,
     '',
     pathTable(paths),
     '(±: standard deviation over the runs; latency: median of the runs\' percentiles, max: the largest; slope: mean over the runs, B/q = bytes per query, /Mq = objects per million queries)',

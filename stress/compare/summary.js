@@ -53,6 +53,9 @@ export function summarize(attempts) {
     runs_leak: attempts.filter((a) => a.status === 'leak').length,
     queries_per_second: describe(qps),
     ns_per_query: describe(qps.map((q) => (q ? 1e9 / q : null))),
+    // CPU time over wall time: well under 100 % for a one-thread path means
+    // the machine took the CPU away (other load), which widens every spread.
+    cpu_percent: describe(reports.map((r) => num(r.timing.cpu_percent))).mean,
     latency_ns: { p50: median(lat('p50')), p97_5: median(lat('p97_5')), p99: median(lat('p99')), max: maxOf(lat('max')) },
     startup: {
       rss_after_load_bytes: describe(reports.map((r) => num(r.startup?.rss_after_load_bytes))).mean,

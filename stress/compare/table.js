@@ -44,6 +44,7 @@ export function pathTable(paths) {
     row('runs measured/planned', (s) => `${s.runs_measured}/${s.runs_planned}`),
     row('time per query', (s) => pm(s.ns_per_query, fmtNs)),
     row('queries per second', (s) => pm(s.queries_per_second, (v) => grouped(v))),
+    row('CPU', (s) => (ok(s.cpu_percent) ? `${Math.round(s.cpu_percent)} %` : '-')),
     row('latency p50', (s) => fmtNs(s.latency_ns.p50)),
     row('latency p97.5', (s) => fmtNs(s.latency_ns.p97_5)),
     row('latency p99', (s) => fmtNs(s.latency_ns.p99)),
