@@ -74,6 +74,11 @@ long positive(const std::string& flag, const char* v) {
   return n;
 }
 
+constexpr const char* kUsage =
+    "usage: dal_floor_bench [--workload reference,rows,write,mixed] [--queries N per thread and run]\n"
+    "                       [--rounds R] [--threads 1,2] [--only dal|floor] [--dump]\n"
+    "(docs/benchmarks.md, \"Workloads against SQLite alone\")";
+
 struct Options {
   std::vector<std::string> workloads = {"reference", "rows", "write"};
   long queries = 20000;  // per thread and run
@@ -109,10 +114,11 @@ Options parse(int argc, char** argv) {
     } else if (a == "--corrupt-answer") {
       o.corrupt = value();
       if (o.corrupt != "dal" && o.corrupt != "floor") die("--corrupt-answer is dal or floor");
+    } else if (a == "-h" || a == "--help") {
+      std::printf("%s\n", kUsage);
+      std::exit(0);
     } else {
-      die("unknown argument " + a +
-          "; usage: dal_floor_bench [--workload " + workload_names() +
-          "] [--queries N] [--rounds R] [--threads 1,2] [--only dal|floor]");
+      die("unknown argument " + a + "\n" + kUsage);
     }
   }
   for (const auto& w : o.workloads)
