@@ -290,7 +290,8 @@
     var charts = el('div', { class: 'charts' });
     root.appendChild(charts);
     judgedLayers(r).forEach(function (L) {
-      layerChart(charts, L.layer + ' (' + L.metric + ')', L.metric, metricUnit(r, L.metric), [{ label: run.driver, report: r }]);
+      layerChart(charts, L.layer + ' (' + L.metric + '): ' + L.verdict + (L.partial ? ' (partial)' : ''), L.metric,
+        metricUnit(r, L.metric), [{ label: run.driver, report: r }]);
     });
     root.appendChild(el('h2', null, ['Verdict']));
     root.appendChild(el('p', { class: 'note' }, [verdictTitle(r)]));
