@@ -1,8 +1,9 @@
 // six_paths.test.js -- a short real comparison of all six paths (2 runs of a
 // small N each) through this build (DALKIT_OUT_DIR): every run completes
 // with "no leak", loads this build's libdal.so, and the table, the JSON and
-// the HTML report carry the same numbers.  Times and rates are only checked
-// for being measured (positive), never against a goal: the machine is shared.
+// the HTML report (checked in headless Chromium) carry the same numbers.
+// Times and rates are only checked for being measured (positive), never
+// against a goal: the machine is shared.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
@@ -11,6 +12,8 @@ import { dirname, join, resolve } from 'node:path';
 import process from 'node:process';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+
+import { checkReportPage, launchChromium } from '../report/page_check.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const scratch = mkdtempSync(join(tmpdir(), 'compare-six-'));
@@ -83,4 +86,13 @@ test('all six paths, 2 runs each: table, JSON and HTML agree', async () => {
   const m = /<script[^>]*id="report-data"[^>]*>([\s\S]*?)<\/script>/.exec(page);
   assert.ok(m, 'the page embeds its report');
   assert.deepEqual(JSON.parse(m[1]), report);
+  // ... and renders in headless Chromium: every chart drawn, the tables show
+  // the JSON's numbers, no network request (tests/report/page_check.js).
+  const browser = await launchChromium();
+  try {
+    const drawn = await checkReportPage(browser, html, report);
+    assert.ok(drawn.charts >= SIX.length, `${drawn.charts} charts`);
+  } finally {
+    await browser.close();
+  }
 });
