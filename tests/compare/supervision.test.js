@@ -158,3 +158,19 @@ test('bad command lines exit 2 with the usage, before running anything', () => {
   assert.equal(help.status, 0);
   assert.match(help.stdout, /--path-command NAME=PROGRAM/);
 });
+
+test('npm run stress:compare (compare.sh): --help and --out skip the setup and run main.js', () => {
+  const sh = join(root, 'stress/compare/compare.sh');
+  const help = spawnSync('bash', [sh, '--help'], { encoding: 'utf8', timeout: 30_000 });
+  assert.equal(help.status, 0, help.stderr);
+  assert.match(help.stdout, /^usage: npm run stress:compare/);
+  assert.doesNotMatch(help.stderr, /setup|building/);
+  // --out names a build: nothing is built; here it holds no driver at all, so
+  // the one run fails to start, and says so (exit 3).
+  const empty = mkdtempSync(join(scratch, 'out-'));
+  const r = spawnSync('bash', [sh, '--out', empty, '--paths', 'native-direct', '--runs', '1', '--queries', '1000'],
+    { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 3, r.stdout + r.stderr);
+  assert.match(r.stdout, /native-direct run 1: spawn: could not be started: spawn .*dalstress ENOENT/);
+  assert.doesNotMatch(r.stderr, /setup|building/);
+});
