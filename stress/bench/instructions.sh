@@ -13,25 +13,11 @@
 # where wall time on a shared machine moves by tens of percent.
 set -euo pipefail
 
-build=build
 queries=20000
-workloads=()
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --build) build=$2; shift 2 ;;
-    --queries) queries=$2; shift 2 ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
-    -*) echo "instructions.sh: unknown option $1" >&2; exit 2 ;;
-    *) workloads+=("$1"); shift ;;
-  esac
-done
-[ ${#workloads[@]} -gt 0 ] || workloads=(reference rows write mixed)
-bin=$build/out/dal_floor_bench
-[ -x "$bin" ] || { echo "instructions.sh: $bin not found; build first (cmake --build $build)" >&2; exit 2; }
-command -v valgrind >/dev/null || { echo "instructions.sh: valgrind not found (apt-get install valgrind)" >&2; exit 2; }
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tool=valgrind
+help_lines=2,13p
+# shellcheck source=per_query_args.sh
+. "$(dirname "$0")/per_query_args.sh"
 
 # count PATH WORKLOAD: prints instructions per query.
 count() {

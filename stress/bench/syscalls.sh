@@ -12,25 +12,11 @@
 # scheduler: futex, nanosleep, sched_yield).
 set -euo pipefail
 
-build=build
 queries=5000
-workloads=()
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --build) build=$2; shift 2 ;;
-    --queries) queries=$2; shift 2 ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
-    -*) echo "syscalls.sh: unknown option $1" >&2; exit 2 ;;
-    *) workloads+=("$1"); shift ;;
-  esac
-done
-[ ${#workloads[@]} -gt 0 ] || workloads=(reference rows write mixed)
-bin=$build/out/dal_floor_bench
-[ -x "$bin" ] || { echo "syscalls.sh: $bin not found; build first (cmake --build $build)" >&2; exit 2; }
-command -v strace >/dev/null || { echo "syscalls.sh: strace not found (apt-get install strace)" >&2; exit 2; }
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tool=strace
+help_lines=2,12p
+# shellcheck source=per_query_args.sh
+. "$(dirname "$0")/per_query_args.sh"
 
 # trace PATH WORKLOAD N: strace -c's table of that run in $tmp/PATH.WORKLOAD.N
 trace() {
@@ -47,8 +33,11 @@ for w in "${workloads[@]}"; do
   for p in floor dal; do
     trace "$p" "$w" "$queries"
     trace "$p" "$w" $((2 * queries))
+    # The runs' timed queries, as the program counted them (whole cycles).
+    n1=$(sed -n 's/.*: \([0-9]*\) instrumented queries.*/\1/p' "$tmp/$p.$w.$queries.log")
+    n2=$(sed -n 's/.*: \([0-9]*\) instrumented queries.*/\1/p' "$tmp/$p.$w.$((2 * queries)).log")
     # strace -c rows: % time, seconds, usecs/call, calls, [errors,] syscall.
-    awk -v n="$queries" -v w="$w" -v p="$p" '
+    awk -v n="$((n2 - n1))" -v w="$w" -v p="$p" '
       $1 ~ /^[0-9.]+$/ && $NF != "total" { calls = $4; name = $NF; c[FILENAME, name] = calls; names[name] = 1 }
       END {
         total = 0; line = ""

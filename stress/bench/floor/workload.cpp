@@ -116,19 +116,21 @@ std::string insert_sql(const char* table, const std::vector<std::string_view>& c
   return sql;
 }
 
-// The seed of rows.json and mixed.json: 10 Inserts of 100 rows (SQL index 0).
-std::vector<Query> seed_items(const std::string& db) {
+// A seed of 10 Inserts of 100 rows each, rows 1..1000 (SQL index 0, the
+// 100-row INSERT): every workload that has a table seeds it this way.
+std::vector<Query> seed_rows(const std::string& db, const char* table, const std::vector<std::string_view>& columns,
+                             Row (*row)(int64_t)) {
   std::vector<Query> out;
   for (int64_t b = 0; b < 10; ++b) {
     Query q;
     q.id = query_id(0, static_cast<uint64_t>(b));
     auto w = envelope(q.id, db, 2);
-    command(w, "In", 1).str("items");
+    command(w, "In", 1).str(table);
     command(w, "Insert", 100);
     Statement s{0, {}};
     for (int64_t x = b * 100 + 1; x <= b * 100 + 100; ++x) {
-      Row r = item(x);
-      object(w, kItemColumns, r);
+      Row r = row(x);
+      object(w, columns, r);
       s.args.insert(s.args.end(), r.begin(), r.end());
     }
     q.statements.push_back(std::move(s));
@@ -181,7 +183,7 @@ const Workload& rows_workload() {
   static const Workload w{
       "rows", "workload-rows.sqlite", kItemsSchema,
       {insert_sql("items", kItemColumns, 100), "SELECT * FROM \"items\" WHERE \"k\" = ? ORDER BY \"id\" ASC"}, 1,
-      [] { return seed_items("workload-rows.sqlite"); },
+      [] { return seed_rows("workload-rows.sqlite", "items", kItemColumns, item); },
       [](int t, uint64_t n) {
         const auto key = static_cast<int64_t>((n * 37 + static_cast<uint64_t>(t) * 11) % 100);
         return items_by_k(query_id(t, n), "workload-rows.sqlite", key, 1);
@@ -263,27 +265,8 @@ Query write_step(int t, uint64_t n) {
   return q;
 }
 
-std::vector<Query> seed_ledger() {
-  std::vector<Query> out;
-  for (int64_t b = 0; b < 10; ++b) {
-    Query q;
-    q.id = query_id(0, static_cast<uint64_t>(b));
-    auto w = envelope(q.id, "workload-write.sqlite", 2);
-    command(w, "In", 1).str("ledger");
-    command(w, "Insert", 100);
-    Statement s{kLedgerSeed, {}};
-    for (int64_t x = b * 100 + 1; x <= b * 100 + 100; ++x) {
-      Row r = {I(x), I(-1), T("seed-" + std::to_string(x)), I(x % 13)};
-      object(w, kLedgerColumns, r);
-      s.args.insert(s.args.end(), r.begin(), r.end());
-    }
-    q.statements.push_back(std::move(s));
-    q.answer = exec(100, b * 100 + 100);
-    finish(q, std::move(w));
-    out.push_back(std::move(q));
-  }
-  return out;
-}
+// Seed row x of write.json: {id: x, owner: -1, name: "seed-x", qty: x % 13}.
+Row ledger_seed(int64_t x) { return {I(x), I(-1), T("seed-" + std::to_string(x)), I(x % 13)}; }
 
 const Workload& write_workload() {
   static const Workload w{
@@ -294,7 +277,7 @@ const Workload& write_workload() {
        "UPDATE \"ledger\" SET \"qty\" = ?, \"name\" = ? WHERE \"id\" = ?", "SELECT * FROM \"ledger\" WHERE \"owner\" = ?",
        "DELETE FROM \"ledger\" WHERE \"id\" = ?", "UPDATE \"ledger\" SET \"qty\" = ? WHERE \"id\" = ?",
        "DELETE FROM \"ledger\" WHERE \"owner\" = ?"},
-      5, seed_ledger, write_step};
+      5, [] { return seed_rows("workload-write.sqlite", "ledger", kLedgerColumns, ledger_seed); }, write_step};
   return w;
 }
 
@@ -390,7 +373,7 @@ const Workload& mixed_workload() {
        insert_sql("items", kItemColumns, 1), "SELECT * FROM \"data\" WHERE \"a\" = ? AND \"b\" > ?",
        "SELECT * FROM \"items\" WHERE \"nope\" = ?", "UPDATE \"items\" SET \"qty\" = ? WHERE \"id\" = ?",
        "SELECT * FROM \"items\" WHERE \"k\" = ?", "DELETE FROM \"items\" WHERE \"id\" = ?"},
-      8, [] { return seed_items("workload-mixed.sqlite"); }, mixed_step};
+      8, [] { return seed_rows("workload-mixed.sqlite", "items", kItemColumns, item); }, mixed_step};
   return w;
 }
 
