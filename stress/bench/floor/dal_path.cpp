@@ -12,6 +12,13 @@ namespace floorbench {
 DalPath::DalPath(const std::string& dir) {
   handle_ = dal_open(dir.c_str(), nullptr);
   if (handle_ <= 0) throw std::runtime_error(std::string("dal_open: ") + dal_last_error());
+  // The DAL sets the process's SQLite configuration (threading mode, memory
+  // statistics, allocator) on its first SQLite call, which reading the
+  // configuration for the version string makes. Made here, before the
+  // floor's first sqlite3_open_v2 (which would initialize SQLite with the
+  // defaults and leave the DAL unable to configure it), so both paths run
+  // under the DAL's configuration, as they would in one host process.
+  dal_version_string();
 }
 
 DalPath::~DalPath() { dal_close(handle_); }

@@ -14,7 +14,8 @@ namespace floorbench {
 
 class DalPath {
  public:
-  // Opens a handle with the default options on data directory dir.
+  // Opens a handle with the default options on data directory dir, and
+  // lets the DAL configure SQLite: construct it before any sqlite3 call.
   explicit DalPath(const std::string& dir);
   ~DalPath();
   DalPath(const DalPath&) = delete;
