@@ -9,6 +9,7 @@ import "C"
 import (
 	"fmt"
 	"runtime"
+	"sync"
 	"unsafe"
 
 	"dalkit/native/internal/engine"
@@ -16,14 +17,19 @@ import (
 )
 
 // versionString is allocated once in C memory and never freed: dal.h
-// promises a static string.
-var versionString = C.CString(fmt.Sprintf("dal %d.%d.%d", engine.VersionMajor, engine.VersionMinor, engine.VersionPatch) + " (sqlite " + sqlite.Version() + ", " + runtime.Version() + ")")
+// promises a static string. It is made on first use, not at load, because
+// it reports the SQLite configuration in effect, which is settled on the
+// DAL's first SQLite call (internal/sqlite, config.c).
+var versionString = sync.OnceValue(func() *C.char {
+	return C.CString(fmt.Sprintf("dal %d.%d.%d (sqlite %s, %s; sqlite config: %s)",
+		engine.VersionMajor, engine.VersionMinor, engine.VersionPatch, sqlite.Version(), runtime.Version(), sqlite.Configuration()))
+})
 
 //export dal_version
 func dal_version() C.int32_t { return engine.VersionNumber }
 
 //export dal_version_string
-func dal_version_string() *C.char { return versionString }
+func dal_version_string() *C.char { return versionString() }
 
 //export dal_stats
 func dal_stats(flags C.int32_t, values *C.int64_t, capacity C.int32_t) (ret C.int32_t) {

@@ -72,7 +72,16 @@ extern "C" {
 /* The DAL_VERSION_NUMBER the library was built with. */
 int32_t dal_version(void);
 
-/* A static, human-readable version string such as "dal 1.1.0 (sqlite 3.40.1, go1.26.8)". */
+/* A static, human-readable version string such as
+** "dal 1.1.0 (sqlite 3.40.1, go1.26.8; sqlite config: multi-thread, memstatus off, counting allocator)".
+** The part after "sqlite config:" is the process-wide SQLite configuration in
+** effect. The DAL sets it (multi-thread mode, no memory statistics, its own
+** counting allocator) on its first SQLite call, which is possible only if
+** nothing in the process initialized the same libsqlite3 before; otherwise
+** it reads "initialized before the DAL, configuration kept, memory from
+** sqlite3_memory_used" and the DAL works with the configuration it found.
+** With the DAL's configuration, sqlite3_memory_used() reads 0 for everyone
+** in the process; DAL_STAT_SQLITE_MEMORY_USED is the figure to use. */
 const char *dal_version_string(void);
 
 /*
@@ -290,8 +299,8 @@ int32_t dal_exec(int64_t handle, const char *db, size_t db_len, const char *sql,
 #define DAL_STAT_HANDLES_LIVE         4  /* open handles */
 #define DAL_STAT_BUFFERS_LIVE         5  /* DAL-allocated responses not yet freed, plus pending responses */
 #define DAL_STAT_BUFFER_BYTES_LIVE    6  /* bytes held by those buffers */
-#define DAL_STAT_SQLITE_MEMORY_USED   7  /* sqlite3_memory_used(): SQLite heap in use, all connections */
-#define DAL_STAT_SQLITE_MEMORY_PEAK   8  /* sqlite3_memory_highwater(0) */
+#define DAL_STAT_SQLITE_MEMORY_USED   7  /* SQLite heap in use, all connections: what sqlite3_memory_used() would say, from the DAL's counting allocator (see dal_version_string) */
+#define DAL_STAT_SQLITE_MEMORY_PEAK   8  /* the most DAL_STAT_SQLITE_MEMORY_USED has been (sqlite3_memory_highwater(0)) */
 #define DAL_STAT_CONNECTIONS_OPEN     9  /* open SQLite connections, all handles */
 #define DAL_STAT_STATEMENTS_LIVE     10  /* prepared statements not finalized, all handles */
 #define DAL_STAT_QUERIES             11  /* requests executed since load */

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"dalkit/native/internal/planted"
+	"dalkit/native/internal/sqlite"
 )
 
 // Handle is an open data directory: the unit dal_open returns. This file
@@ -44,6 +45,10 @@ func Open(dataDir, options string) (int64, error) {
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 		return 0, errorf(EDatabase, fmt.Sprintf("data directory %q is not a directory", dataDir))
 	}
+	// Settle the process's SQLite configuration now, before the host's
+	// next SQLite call could initialize the library without it: databases
+	// open their connections only on first use (internal/sqlite, config.c).
+	sqlite.Configuration()
 	h := &Handle{dir: abs, opts: opts}
 	h.dbs.init(abs, &h.opts)
 	h.plant = planted.New(opts.PlantLeak, opts.PlantLeakBytes)

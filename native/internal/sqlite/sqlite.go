@@ -5,7 +5,8 @@
 // exact control over statement lifetime (every statement reset right after
 // use so no read transaction pins the WAL, and finalized on eviction or
 // close), per-connection statement caches keyed by SQL text, zero-copy
-// binding of request bytes, and sqlite3_memory_used() for the leak monitor.
+// binding of request bytes, and the exact SQLite memory figure for the leak
+// monitor (config.c).
 // database/sql adds a connection pool, contexts and interface boxing per row
 // that the DAL would have to work around.
 //
@@ -109,14 +110,12 @@ type Stmt struct {
 // Version is sqlite3_libversion().
 func Version() string { return C.GoString(C.sqlite3_libversion()) }
 
-// MemoryUsed is sqlite3_memory_used(): bytes SQLite holds, all connections.
-func MemoryUsed() int64 { return int64(C.sqlite3_memory_used()) }
-
-// MemoryHighwater is sqlite3_memory_highwater(0).
-func MemoryHighwater() int64 { return int64(C.sqlite3_memory_highwater(0)) }
-
 // Open opens path with flags and sets the busy timeout.
 func Open(path string, flags int, busyTimeoutMs int) (*Conn, error) {
+	configure()
+	if configErr != nil {
+		return nil, configErr
+	}
 	p := append([]byte(path), 0)
 	var db *C.sqlite3
 	rc := C.dal_sqlite_open((*C.char)(unsafe.Pointer(&p[0])), C.int(flags), C.int(busyTimeoutMs), &db)
