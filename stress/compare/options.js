@@ -1,15 +1,16 @@
 // options.js -- the command line of `npm run stress:compare` (node:util
 // parseArgs).  Counts accept the kit's forms (1e6, 1_000_000) through the JS
 // drivers' own parser, so --queries means the same here as there.
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 
 import { parseCount } from '../js/options.js';
+import { DEFAULT_WORKLOAD, WORKLOAD_NAMES } from '../js/workload-spec.js';
 import { PATH_NAMES, parseLabelled } from './paths.js';
 
 export const DEFAULT_QUERIES = 2_000_000;
 export const DEFAULT_RUNS = 5;
-export const WORKLOADS = ['reference', 'rows', 'write', 'mixed'];
 
 export class UsageError extends Error {}
 
@@ -25,7 +26,9 @@ throughput against a baseline with Welch's t-test.  docs/compare.md.
                       (default: all six)
   --runs R            runs per path (default ${DEFAULT_RUNS}; 30 for publication)
   --queries N         queries per run (default ${DEFAULT_QUERIES}; 1e6 and 1_000_000 work)
-  --workload NAME     ${WORKLOADS.join('|')} (default reference; passed to every driver)
+  --workload NAME|FILE
+                      ${WORKLOAD_NAMES.join(', ')} (default ${DEFAULT_WORKLOAD}), or a
+                      workload file (docs/workloads.md); passed to every driver
   --baseline NAME     the path (or variant) the others are compared with
                       (default native-direct, or its first variant)
   --dal [LABEL=]FILE  a libdal.so to load (repeatable: each becomes a variant
@@ -103,8 +106,7 @@ export function parseOptions(argv, root) {
     paths: PATH_NAMES,
     runs: v.runs !== undefined ? count(v.runs, '--runs', 1, 1000) : DEFAULT_RUNS,
     queries: v.queries !== undefined ? count(v.queries, '--queries', 1, 2 ** 50) : DEFAULT_QUERIES,
-    workload: v.workload ?? 'reference',
-    workloadGiven: v.workload !== undefined,
+    workload: v.workload ?? DEFAULT_WORKLOAD,
     baseline: v.baseline ?? null,
     dals: labelled(v.dal, '--dal'),
     nodes: labelled(v.node, '--node'),
@@ -124,7 +126,14 @@ export function parseOptions(argv, root) {
     }
     o.paths = PATH_NAMES.filter((p) => list.includes(p)); // table order, each once
   }
-  if (!WORKLOADS.includes(o.workload)) throw new UsageError(`option --workload: '${o.workload}' (expected ${WORKLOADS.join(', ')})`);
+  // A name, or (as the drivers read it) a path: one with a '/' or ending in
+  // .json, made absolute because the drivers run from the repository root.
+  if (o.workload.includes('/') || o.workload.endsWith('.json')) {
+    o.workload = resolve(o.workload);
+    if (!existsSync(o.workload)) throw new UsageError(`option --workload: no such file ${o.workload}`);
+  } else if (!WORKLOAD_NAMES.includes(o.workload)) {
+    throw new UsageError(`option --workload: '${o.workload}' (expected ${WORKLOAD_NAMES.join(', ')}, or a workload file)`);
+  }
   if (v.timeout !== undefined) o.timeoutS = count(v.timeout, '--timeout', 1, 7 * 86400);
   else o.timeoutS = Math.ceil(120 + o.queries * 200e-6);
   for (const [k, f] of [['--json', o.json], ['--html', o.html], ['--out', v.out]]) {

@@ -93,8 +93,7 @@ function defaultBinary(runtime, root) {
  * arguments; the driver arguments are appended all the same.
  */
 export function command(v, o, root, jsonFile) {
-  const driverArgs = ['--queries', String(o.queries), '--json', jsonFile, '--progress', 'off'];
-  if (o.workloadGiven) driverArgs.push('--workload', o.workload);
+  const driverArgs = ['--queries', String(o.queries), '--workload', o.workload, '--json', jsonFile, '--progress', 'off'];
   const out = o.out;
   const env = { ...process.env, DALKIT_SHIM: join(out, 'libdalshim.so'), DALKIT_ADDON: join(out, 'dalkit.node') };
   if (v.dal) env.DAL_LIBRARY = v.dal.path;

@@ -113,11 +113,16 @@ test('a leak verdict is a measurement (in the statistics) and exit 1', () => {
 
 test('every run completes: exit 0, interleaved schedule, Welch on the runs measured', () => {
   // Two rounds; the fakes report fixed rates, so the comparison is exact.
-  const r = compare(['--paths', 'native-direct,node-addon,bun-ffi', '--runs', '2',
+  const r = compare(['--paths', 'native-direct,node-addon,bun-ffi', '--runs', '2', '--workload', 'rows',
     '--path-command', `native-direct=${fake('ok 50000')}`,
     '--path-command', `node-addon=${fake('ok 40000')}`,
     '--path-command', `bun-ffi=${fake('ok 50000')}`]);
   assert.equal(r.code, 0, r.stdout + r.stderr);
+  // --workload reaches every driver.
+  for (const a of r.report.paths.flatMap((p) => p.attempts)) {
+    assert.equal(a.command[a.command.indexOf('--workload') + 1], 'rows', a.command.join(' '));
+  }
+  assert.equal(r.report.options.workload, 'rows');
   // Round 1 forward, round 2 reversed.
   const order = r.report.paths.flatMap((p) => p.attempts.map((a) => [a.order, p.name])).sort((a, b) => a[0] - b[0]).map((x) => x[1]);
   assert.deepEqual(order, ['native-direct', 'node-addon', 'bun-ffi', 'bun-ffi', 'node-addon', 'native-direct']);
