@@ -65,6 +65,7 @@ namespace {
 using Node = Template::Node;
 
 std::unique_ptr<Node> compile_node(const json& j, const Scope& scope, const std::string& at);
+void expand_node(const Node& n, int64_t* env, Bytes& out);
 
 Expr expr_of(const json& j, const Scope& scope, const std::string& at) {
   if (j.is_number_integer()) return Expr::literal(j.get<int64_t>());
@@ -182,10 +183,11 @@ std::unique_ptr<Node> compile_node(const json& j, const Scope& scope, const std:
     return n;
   }
   if (n->constant) {
-    // No template below: encode the whole subtree once.
+    // Nothing below depends on a variable: expand once into bytes (constant
+    // templates such as {"$real": "8", "over": 4} included).
     auto folded = std::make_unique<Node>();
     folded->array = n->array;
-    encode_json(j, folded->bytes);
+    expand_node(*n, nullptr, folded->bytes);
     return folded;
   }
   return n;
