@@ -124,10 +124,14 @@ class Reader {
     p_ += n;
     return true;
   }
+  // An extension: its type byte and data, compared together.
   bool ext(Item& it, uint64_t n) {
-    if (!ok_) return false;
-    (void)be(1);  // type
-    return bytes(it, Item::T::Ext, n) && ((it.t = Item::T::Ext), true);
+    if (!ok_ || !need(1)) return false;
+    const uint8_t* type = p_++;
+    if (!bytes(it, Item::T::Ext, n)) return false;
+    it.p = type;
+    it.n = static_cast<uint32_t>(n + 1);
+    return true;
   }
 
   const uint8_t* p_;
@@ -224,6 +228,7 @@ struct Walk {
     if (depth == kMaxDepth) return fail("nested deeper than " + std::to_string(kMaxDepth) + " levels");
     Seg& seg = segs[depth++];
     for (uint32_t i = 0; i < g.n; ++i) {
+      seg = Seg{nullptr, i};  // until the key is known
       if (g.t == Item::T::Map) {
         Item gk, ek;
         if (!exp.next(ek)) return bad_expected();
@@ -232,9 +237,7 @@ struct Walk {
           --depth;
           return fail("map entry " + std::to_string(i) + " has key " + show(gk) + ", expected " + show(ek));
         }
-        seg = ek.t == Item::T::Str ? Seg{ek.p, ek.n} : Seg{nullptr, i};
-      } else {
-        seg = Seg{nullptr, i};
+        if (ek.t == Item::T::Str) seg = Seg{ek.p, ek.n};
       }
       if (!value()) return false;
     }
