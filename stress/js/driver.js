@@ -173,7 +173,8 @@ async function stress(binding, o, workload, { program, dir, temporary, interrupt
   const sampleEvery = effectiveSampleEvery(o);
   const threads = Math.max(1, o.workers);
   const planted = o.plant ? ` planted ${o.plant.layer}:${o.plant.bytes}` : '';
-  const mode = `${o.api}${o.async ? ' async' : ''}${o.workers ? ` in ${o.workers} workers` : ''}${planted}`;
+  // The workload is named in the mode, as dalstress does ("... workload rows").
+  const mode = `${o.api}${o.async ? ' async' : ''}${o.workers ? ` in ${o.workers} workers` : ''}${planted} workload ${workload.wire.name}`;
   const params = [
     `driver=${binding.name}`, `runtime=${binding.runtime}`, `mode=${mode}`, `queries=${o.queries}`,
     `sample_every=${sampleEvery}`, `warmup=${o.warmupShare}`, `threads=${threads}`, 'force_gc=1',

@@ -83,6 +83,8 @@ export function parseWorkload(text, { builder = false } = {}, path = '(text)') {
   obj(w, '', ['format', 'name', 'summary', 'db', 'schema', 'seed', 'let', 'steps'], ['format', 'name', 'db', 'steps']);
   if (w.format !== 1) throw new WorkloadError(`format: ${JSON.stringify(w.format)} (this driver reads format 1)`);
   str(w.name, 'name');
+  // It goes into the report's mode (dalmon_start's "k=v;k=v" grammar).
+  if (!/^[A-Za-z0-9_.-]+$/.test(w.name)) throw new WorkloadError(`name: ${JSON.stringify(w.name)} (letters, digits, '_', '.', '-')`);
   str(w.db, 'db');
   if (w.db === '') throw new WorkloadError('db: empty');
   if (w.summary !== undefined) str(w.summary, 'summary');

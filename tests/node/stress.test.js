@@ -56,7 +56,7 @@ test('clean: 200k reference queries, no leak in any layer', async () => {
   const r = await stress(['--queries', '200000']);
   assertClean(r, 200000);
   assert.equal(r.report.run.driver, 'node-addon');
-  assert.match(r.report.run.mode, /^into/);
+  assert.equal(r.report.run.mode, 'into workload reference');
   // 87 + 34 bytes per round trip, every one counted.
   assert.equal(r.report.counts.bytes_in + r.report.counts.bytes_out, 121 * 200000);
 });
@@ -85,6 +85,7 @@ test('workload rows, write and mixed through every API: every answer right, no l
     const r = await stress(['--workload', workload, '--queries', String(n), ...args]);
     assertClean(r, n);
     assert.match(r.err, new RegExp(`^node-stress: workload ${workload}, `, 'm'));
+    assert.match(r.report.run.mode, new RegExp(` workload ${workload}$`));
   }
 });
 

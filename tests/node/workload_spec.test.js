@@ -106,6 +106,7 @@ test('workload errors are found at load, with the place named', () => {
     [workload({ commands: [{ method: 'Nope', args: [] }], expect: { i: 1, ra: 0, li: 0 } }), /method: "Nope"/],
     [workload(step({}, { i: 1, li: 0, ra: 0 })), /keys i,li,ra/],
     [workload(step({}), { format: 2 }), /format: 2/],
+    [workload(step({}), { name: 'a;b' }), /name: "a;b"/],
     [workload(step({}), { bogus: 1 }), /bogus: unknown key/],
     ['{"format": 1,', /not JSON/],
   ];
