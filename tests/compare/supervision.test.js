@@ -6,8 +6,8 @@
 // the statistics over the fakes' fixed throughputs are the ones stats.js
 // computes (Welch's t-test wired to the right samples).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import process from 'node:process';
@@ -97,6 +97,30 @@ test('a hang is killed after --timeout, with its whole process group', () => {
   const pid = Number(readFileSync(pidFile, 'utf8'));
   assert.ok(pid > 0);
   assert.equal(alive(pid), false, `grandchild ${pid} survived the timeout`);
+});
+
+test('Ctrl-C stops the running child (its group) and the schedule: exit 130, JSON written', async () => {
+  const pidFile = join(scratch, 'interrupted.pid');
+  const json = join(scratch, 'interrupted.json');
+  const child = spawn(process.execPath, [main, '--queries', '1000', '--runs', '3', '--json', json, '--paths', 'bun-ffi,deno-ffi',
+    '--path-command', `bun-ffi=${fake(`hang ${pidFile}`)}`, '--path-command', `deno-ffi=${fake('ok 1000')}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  child.stdout.on('data', (c) => { stdout += c; });
+  const exited = new Promise((resolveExit) => child.on('exit', (code) => resolveExit(code)));
+  for (let i = 0; i < 600 && !existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(existsSync(pidFile), 'the hanging stand-in started');
+  await new Promise((r) => setTimeout(r, 200)); // its pid file is written before it hangs
+  child.kill('SIGINT');
+  assert.equal(await exited, 130, stdout);
+  const report = JSON.parse(readFileSync(json, 'utf8'));
+  assert.equal(report.interrupted, true);
+  assert.equal(report.failures.length, 1);
+  assert.equal(report.failures[0].kind, 'interrupted');
+  assert.equal(report.paths.find((p) => p.name === 'deno-ffi').attempts.length, 0, 'nothing ran after the interrupt');
+  assert.match(stdout, /COMPARE: interrupted \(exit code 130\)/);
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  for (let i = 0; i < 40 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(alive(pid), false, `grandchild ${pid} survived the interrupt`);
 });
 
 test('a leak verdict is a measurement (in the statistics) and exit 1', () => {
