@@ -83,7 +83,10 @@ export async function main(argv) {
 
   const ctl = { interrupted: false, child: null };
   const onSigint = () => {
-    if (ctl.interrupted) process.exit(EXIT.INTERRUPTED); // a second Ctrl-C: leave now
+    if (ctl.interrupted) { // a second Ctrl-C: leave now, leaving nothing behind
+      interruptChild(ctl.child, 'SIGKILL');
+      process.exit(EXIT.INTERRUPTED);
+    }
     ctl.interrupted = true;
     say('interrupted: stopping the current run; the table covers what finished');
     interruptChild(ctl.child);

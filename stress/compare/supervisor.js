@@ -124,9 +124,12 @@ export function runChild(spec, onSpawn = () => {}) {
   });
 }
 
-/** Kill the child's process group (compare's own Ctrl-C). */
-export function interruptChild(child) {
-  if (child && child.exitCode === null && child.signalCode === null) killGroup(child, 'SIGINT');
+/**
+ * Compare's own Ctrl-C, passed to the child's process group: SIGINT first
+ * (the drivers then stop cleanly and report), SIGKILL on the second one.
+ */
+export function interruptChild(child, sig = 'SIGINT') {
+  if (child && child.exitCode === null && child.signalCode === null) killGroup(child, sig);
 }
 
 /**
