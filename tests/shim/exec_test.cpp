@@ -40,7 +40,8 @@ class ShimExec : public ::testing::Test {
 }  // namespace
 
 TEST_F(ShimExec, CApiCreatesSchemaThatQueriesUse) {
-  ASSERT_EQ(exec(db_.handle(), "database.sqlite", "CREATE TABLE t(id INTEGER PRIMARY KEY, v INT); INSERT INTO t(v) VALUES (5)"),
+  ASSERT_EQ(exec(db_.handle(), "database.sqlite",
+                 "CREATE TABLE t(id INTEGER PRIMARY KEY, v INT); INSERT INTO t(v) VALUES (5)"),
             DALSHIM_OK)
       << dalshim_last_error();
   auto rows = db_.rows(Query().In("t").Fields({"v"}));

@@ -3,7 +3,9 @@
 ** shim's loader (version check, missing symbol, $DAL_LIBRARY resolution)
 ** without the Go DAL.  Built three ways by tests/shim/CMakeLists.txt:
 **
-**   libfakedal_ok.so           version 1.0.0, every symbol
+**   libfakedal_ok.so           version 1.0.0, every dal.h 1.0 symbol (no
+**                              dal_exec, added in 1.1: the shim must still
+**                              load it)
 **   libfakedal_badversion.so   dal_version() = 2000000
 **   libfakedal_nostats.so      lacks dal_stats
 **   libfakedal_takefails.so    every response is "too large" (1 MiB, beyond
@@ -24,7 +26,7 @@
 #include "dal.h"
 
 #ifndef FAKE_VERSION
-#define FAKE_VERSION DAL_VERSION_NUMBER
+#define FAKE_VERSION 1000000 /* dal.h 1.0.0: the loader accepts any 1.x */
 #endif
 
 static const unsigned char kResp[34] = {
