@@ -22,6 +22,14 @@ export const EXIT = { OK: 0, LEAK: 1, USAGE: 2, FAILED: 3, INTERRUPTED: 130 };
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const say = (s) => process.stderr.write(`compare: ${s}\n`);
 
+/**
+ * Where the user's relative paths start: npm runs scripts from the package
+ * root, and says where it was invoked in INIT_CWD.
+ */
+function userCwd() {
+  return process.env.npm_lifecycle_event === 'stress:compare' && process.env.INIT_CWD ? process.env.INIT_CWD : process.cwd();
+}
+
 /** An output file must be creatable before hours of runs are spent. */
 function checkWritable(file, option) {
   const dir = dirname(resolve(file));
@@ -48,7 +56,7 @@ export async function main(argv) {
   let variants;
   let baseline;
   try {
-    o = parseOptions(argv, root);
+    o = parseOptions(argv, root, userCwd());
     if (o.help) {
       process.stdout.write(usage());
       return EXIT.OK;

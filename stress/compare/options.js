@@ -3,7 +3,7 @@
 // drivers' own parser, so --queries means the same here as there.
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 import { parseCount } from '../js/options.js';
 import { DEFAULT_WORKLOAD, WORKLOAD_NAMES } from '../js/workload-spec.js';
@@ -58,8 +58,11 @@ wrong answers, error verdict, wrong DAL loaded) -- named with its stderr tail;
 `;
 }
 
-/** Parse argv (flags only).  Throws UsageError on any problem. */
-export function parseOptions(argv, root) {
+/**
+ * Parse argv (flags only).  root: the repository; cwd: where relative paths
+ * given by the user start.  Throws UsageError on any problem.
+ */
+export function parseOptions(argv, root, cwd = root) {
   let parsed;
   try {
     parsed = parseArgs({
@@ -94,9 +97,9 @@ export function parseOptions(argv, root) {
       throw new UsageError(e.message);
     }
   };
-  const labelled = (list, name) => (list ?? []).map((t) => {
+  const labelled = (list, name, searchPath = false) => (list ?? []).map((t) => {
     try {
-      return parseLabelled(t, name);
+      return parseLabelled(t, name, cwd, { searchPath });
     } catch (e) {
       throw new UsageError(e.message);
     }
@@ -109,13 +112,12 @@ export function parseOptions(argv, root) {
     workload: v.workload ?? DEFAULT_WORKLOAD,
     baseline: v.baseline ?? null,
     dals: labelled(v.dal, '--dal'),
-    nodes: labelled(v.node, '--node'),
-    buns: labelled(v.bun, '--bun'),
-    out: resolve(root, v.out ?? 'build/out'),
-    outGiven: v.out !== undefined,
+    nodes: labelled(v.node, '--node', true),
+    buns: labelled(v.bun, '--bun', true),
+    out: v.out ? resolve(cwd, v.out) : join(root, 'build/out'),
     timeoutS: null,
-    json: v.json ?? null,
-    html: v.html ?? null,
+    json: v.json ? resolve(cwd, v.json) : null,
+    html: v.html ? resolve(cwd, v.html) : null,
     pathCommands: new Map(),
   };
   if (v.paths !== undefined) {
@@ -129,14 +131,14 @@ export function parseOptions(argv, root) {
   // A name, or (as the drivers read it) a path: one with a '/' or ending in
   // .json, made absolute because the drivers run from the repository root.
   if (o.workload.includes('/') || o.workload.endsWith('.json')) {
-    o.workload = resolve(o.workload);
+    o.workload = resolve(cwd, o.workload);
     if (!existsSync(o.workload)) throw new UsageError(`option --workload: no such file ${o.workload}`);
   } else if (!WORKLOAD_NAMES.includes(o.workload)) {
     throw new UsageError(`option --workload: '${o.workload}' (expected ${WORKLOAD_NAMES.join(', ')}, or a workload file)`);
   }
   if (v.timeout !== undefined) o.timeoutS = count(v.timeout, '--timeout', 1, 7 * 86400);
   else o.timeoutS = Math.ceil(120 + o.queries * 200e-6);
-  for (const [k, f] of [['--json', o.json], ['--html', o.html], ['--out', v.out]]) {
+  for (const [k, f] of [['--json', v.json], ['--html', v.html], ['--out', v.out]]) {
     if (f === '') throw new UsageError(`option ${k}: empty file name`);
   }
   for (const spec of v['path-command'] ?? []) {

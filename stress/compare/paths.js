@@ -29,13 +29,17 @@ export const PATHS = [
 
 export const PATH_NAMES = PATHS.map((p) => p.name);
 
-/** "LABEL=PATH" or "PATH" (label: the file name without .so). */
-export function parseLabelled(text, option) {
+/**
+ * "LABEL=PATH" or "PATH" (label: the file name without .so).  A relative
+ * PATH is taken from cwd; with searchPath, a bare program name ("node") is
+ * left for the PATH search.
+ */
+export function parseLabelled(text, option, cwd, { searchPath = false } = {}) {
   const m = /^([A-Za-z0-9_.+-]+)=(.+)$/.exec(text);
   const path = m ? m[2] : text;
   const label = m ? m[1] : basename(path).replace(/\.so(\.[0-9.]+)?$/, '').replace(/[^A-Za-z0-9_.+-]/g, '_');
   if (!path) throw new Error(`option ${option}: empty path`);
-  return { label, path: resolve(path) };
+  return { label, path: searchPath && !path.includes('/') ? path : resolve(cwd, path) };
 }
 
 /** Labels made unique: a second "libdal" becomes "libdal-2". */
