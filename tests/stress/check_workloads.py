@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """dalstress and workload files that are wrong (docs/workloads.md).
 
-Stdlib only.  Usage: check_workloads.py DALSTRESS WORKLOAD_DIR
+Stdlib only.  Usage: check_workloads.py DALSTRESS WORKLOAD_DIR [EXTRA DALSTRESS ARGS...]
 
   - a copy of a shipped workload with one wrong expected value: dalstress
     reports a wrong answer naming the request id and the differing path,
@@ -20,8 +20,11 @@ import tempfile
 failures = []
 
 
+EXTRA = []  # passed to every run (e.g. the ASan build's lifted rss limit)
+
+
 def run(dalstress, args, timeout=240):
-    p = subprocess.run([dalstress, "--progress", "off"] + args, capture_output=True, text=True, timeout=timeout)
+    p = subprocess.run([dalstress, "--progress", "off"] + args + EXTRA, capture_output=True, text=True, timeout=timeout)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -50,6 +53,7 @@ def corrupted(dalstress, tmp, src, edit, name, must):
 
 def main():
     dalstress, wdir = sys.argv[1], sys.argv[2]
+    EXTRA.extend(sys.argv[3:])
     with tempfile.TemporaryDirectory(prefix="dalstress-workloads-") as tmp:
         # rows: the price of every row is expected at double its value.
         def rows_price(w):
