@@ -3,6 +3,7 @@
 #include <msgpack.hpp>
 
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 
@@ -222,10 +223,15 @@ void expand_node(const Node& n, int64_t* env, Bytes& out) {
     }
     case Node::Kind::Real: append_float64(out, static_cast<double>(n.e1.eval(env)) / n.over); return;
     case Node::Kind::Str: {
-      std::string s;
+      // Built in a per-thread string that keeps its capacity: expanding a
+      // query allocates nothing once the buffers have grown.
+      thread_local std::string s;
+      s.clear();
+      char num[24];
       for (const auto& [lit, e] : n.parts) {
         s += lit;
-        s += std::to_string(e.eval(env));
+        const auto r = std::to_chars(num, num + sizeof num, e.eval(env));
+        s.append(num, r.ptr);
       }
       s += n.tail;
       append_str(out, s);
