@@ -39,20 +39,8 @@ func (h *Handle) QueryAt(p unsafe.Pointer, n uint64) (Response, error) {
 }
 
 func (h *Handle) run(cs *callState, req []byte) error {
-	v, err := cs.dec.Decode(req)
+	r, err := cs.build(req)
 	if err != nil {
-		var ue *wire.UTF8Error
-		if errors.As(err, &ue) {
-			return errorf(ERequest, ue.Error())
-		}
-		return errorf(EDecode, err.Error())
-	}
-	r, err := cs.b.Build(v)
-	if err != nil {
-		var qe *query.Error
-		if errors.As(err, &qe) {
-			return errorf(ERequest, qe.Msg)
-		}
 		return err
 	}
 	d, err := h.dbs.acquire(r.DB)
@@ -70,6 +58,33 @@ func (h *Handle) run(cs *callState, req []byte) error {
 		h.plant.PerQuery(d)
 	}
 	return nil
+}
+
+// build turns the request into statements: from the shape cache when a
+// request of the same shape was built before (query/shapes.go), else by
+// decoding and building it, and remembering its shape.
+func (cs *callState) build(req []byte) (*query.Request, error) {
+	if r, ok := cs.b.Cached(req); ok {
+		return r, nil
+	}
+	v, err := cs.dec.Decode(req)
+	if err != nil {
+		var ue *wire.UTF8Error
+		if errors.As(err, &ue) {
+			return nil, errorf(ERequest, ue.Error())
+		}
+		return nil, errorf(EDecode, err.Error())
+	}
+	r, err := cs.b.Build(v)
+	if err != nil {
+		var qe *query.Error
+		if errors.As(err, &qe) {
+			return nil, errorf(ERequest, qe.Msg)
+		}
+		return nil, err
+	}
+	cs.b.Remember(req, r)
+	return r, nil
 }
 
 // execute runs a built request: a lone SELECT on a reader connection,

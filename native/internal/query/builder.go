@@ -73,6 +73,15 @@ type Builder struct {
 	args  []wire.Value // args of all statements, back to back
 	first int          // index in args of the current statement's first arg
 	p     plan         // the command list being built
+
+	// For the shape cache (shapes.go): the scan of the request, and where
+	// its id and db were and which bound values were checked by value.
+	flat         wire.Flat
+	scanned      bool
+	free         []wire.Value // the free scalars of a cached shape's request
+	recent       *shape       // the shape this Builder built last
+	idPos, dbPos int
+	checked      []int
 }
 
 // span locates one statement in sql and args. Stmt slices are cut only after
@@ -83,6 +92,19 @@ type span struct{ sql0, sql1, arg0, arg1 int }
 // request buffer (Args and the plan alias it), so a pooled Builder does not
 // keep request memory reachable.
 func (b *Builder) Reset() {
+	b.reset()
+	clear(b.free)
+	b.free = b.free[:0]
+	if cap(b.flat.Spans) > maxRetained/8 || cap(b.flat.Skeleton) > maxRetained {
+		b.flat = wire.Flat{}
+	}
+	b.scanned = false
+}
+
+// reset forgets the previous build but keeps the scan Cached made, for
+// Remember.
+func (b *Builder) reset() {
+	b.idPos, b.dbPos, b.checked = -1, -1, b.checked[:0]
 	clear(b.args)
 	clear(b.stmts)
 	b.args, b.stmts, b.spans, b.sql = b.args[:0], b.stmts[:0], b.spans[:0], b.sql[:0]
@@ -101,7 +123,7 @@ func (b *Builder) Reset() {
 // Builder and valid until the next Build or Reset; Args alias the request
 // bytes the Value was decoded from.
 func (b *Builder) Build(req wire.Value) (*Request, error) {
-	b.Reset()
+	b.reset()
 	if err := b.build(req); err != nil {
 		b.Reset()
 		return nil, err
@@ -142,5 +164,18 @@ func (b *Builder) bind(v wire.Value) error {
 	}
 	b.args = append(b.args, v)
 	b.sql = append(b.sql, '?')
+	return nil
+}
+
+// bindChecked binds a value the builder has checked by value, not only by
+// kind (Limit, Offset): the shape cache must then treat it as part of the
+// request's shape, not as a free value.
+func (b *Builder) bindChecked(v wire.Value) error {
+	if err := b.bind(v); err != nil {
+		return err
+	}
+	if v.Pos() >= 0 {
+		b.checked = append(b.checked, v.Pos())
+	}
 	return nil
 }

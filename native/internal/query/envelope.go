@@ -25,6 +25,7 @@ func (b *Builder) build(req wire.Value) error {
 			switch {
 			case v.Kind == wire.Int && v.Int() >= 0:
 				b.req.ID = uint64(v.Int())
+				b.idPos = v.Pos()
 			case v.Kind == wire.Int || v.Kind == wire.Uint:
 				// The response echoes id; 2^63-1 keeps it exact in every binding.
 				return errorf("id must be an integer in 0 .. 2^63-1")
@@ -40,6 +41,7 @@ func (b *Builder) build(req wire.Value) error {
 				return errorf("db must be a string (a database file name), got %s", v.Kind)
 			}
 			b.req.DB = v.Bytes
+			b.dbPos = v.Pos()
 		case "commands":
 			bit = 4
 			if v.Kind != wire.Array {

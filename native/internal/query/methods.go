@@ -114,6 +114,9 @@ type plan struct {
 // reset clears the methods that were present (cheaper than zeroing the
 // whole plan on every request) so no request memory stays referenced.
 func (p *plan) reset() {
+	if p.has == 0 {
+		return
+	}
 	for m := method(0); m < numMethods; m++ {
 		if p.has.has(m) {
 			p.args[m], p.name[m] = wire.Value{}, nil

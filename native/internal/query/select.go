@@ -336,7 +336,7 @@ func (b *Builder) limit() error {
 	}
 	if lim.Kind != wire.Nil {
 		b.w(" LIMIT ")
-		if err := b.bind(lim); err != nil {
+		if err := b.bindChecked(lim); err != nil {
 			return err
 		}
 	} else if off.Kind != wire.Nil {
@@ -344,7 +344,7 @@ func (b *Builder) limit() error {
 	}
 	if off.Kind != wire.Nil {
 		b.w(" OFFSET ")
-		return b.bind(off)
+		return b.bindChecked(off)
 	}
 	return nil
 }

@@ -46,6 +46,8 @@ type Decoder struct {
 	used  [][]Value // earlier chunks handed out since Reset
 	spare [][]Value // cleared chunks ready for reuse
 	size  int       // length of the request being decoded, to report offsets
+	// scalars counts the scalars decoded so far: Value.Pos.
+	scalars uint32
 }
 
 const chunkSize = 128
@@ -90,6 +92,7 @@ var (
 func (d *Decoder) Decode(b []byte) (Value, error) {
 	var v Value
 	d.size = len(b)
+	d.scalars = 0
 	rest, err := d.value(b, 0, &v)
 	if err != nil {
 		return Value{}, err
@@ -107,49 +110,74 @@ func wrap(err error) error {
 	return &DecodeError{"malformed request: " + err.Error()}
 }
 
-// value decodes one value into *v. The one-byte formats that make up almost
-// every request (positive and negative fixint, fixstr, fixarray, fixmap) are
-// read inline, because decoding is the largest cost of a round trip after
-// SQLite itself; every other format goes through msgp.
+// value decodes one value into *v.
 func (d *Decoder) value(b []byte, depth int, v *Value) ([]byte, error) {
-	if len(b) == 0 {
-		return b, errTruncated
-	}
 	if depth >= MaxDepth {
+		if len(b) == 0 {
+			return b, errTruncated
+		}
 		return b, errTooDeep
+	}
+	rest, n, err := token(b, d.size, v)
+	if err != nil || (v.Kind != Array && v.Kind != Map) {
+		if err == nil {
+			d.scalars++
+			v.pos = d.scalars
+		}
+		return rest, err
+	}
+	return d.container(rest, n, v.Kind, depth, v)
+}
+
+// token reads the value at the start of b: a scalar whole into *v, or a
+// container's header only (v.Kind Array or Map, its item count -- keys and
+// values for a map -- in n). The one-byte formats that make up almost every
+// request (positive and negative fixint, fixstr, fixarray, fixmap) are read
+// inline, because decoding is the largest cost of a round trip after SQLite
+// itself; every other format goes through msgp. size is the request's
+// length, to report offsets.
+func token(b []byte, size int, v *Value) (rest []byte, n int, err error) {
+	if len(b) == 0 {
+		return b, 0, errTruncated
 	}
 	switch c := b[0]; {
 	case c <= 0x7f: // positive fixint
 		*v = Value{Kind: Int, num: uint64(c)}
-		return b[1:], nil
+		return b[1:], 0, nil
 	case c >= 0xe0: // negative fixint
 		*v = Value{Kind: Int, num: uint64(int64(int8(c)))}
-		return b[1:], nil
+		return b[1:], 0, nil
 	case c&0xe0 == 0xa0: // fixstr
 		n := 1 + int(c&0x1f)
 		if len(b) < n {
-			return b, errTruncated
+			return b, 0, errTruncated
 		}
 		if !utf8.Valid(b[1:n]) {
-			return b, &UTF8Error{Offset: d.size - len(b), Str: b[1:n]}
+			return b, 0, &UTF8Error{Offset: size - len(b), Str: b[1:n]}
 		}
 		*v = Value{Kind: Str, Bytes: b[1:n:n]}
-		return b[n:], nil
+		return b[n:], 0, nil
 	case c&0xf0 == 0x90: // fixarray
-		return d.container(b[1:], int(c&0x0f), Array, depth, v)
+		return containerHeader(b[1:], int(c&0x0f), Array, v)
 	case c&0xf0 == 0x80: // fixmap
-		return d.container(b[1:], 2*int(c&0x0f), Map, depth, v)
+		return containerHeader(b[1:], 2*int(c&0x0f), Map, v)
 	}
-	return d.slow(b, depth, v)
+	return slow(b, size, v)
+}
+
+// containerHeader checks n items can follow: every element takes at least
+// one byte, so a header claiming more elements than bytes remain is
+// truncated, and must not allocate.
+func containerHeader(b []byte, n int, kind Kind, v *Value) ([]byte, int, error) {
+	if n > len(b) {
+		return b, 0, errTruncated
+	}
+	*v = Value{Kind: kind}
+	return b, n, nil
 }
 
 // container decodes n values (for a map: keys and values interleaved).
 func (d *Decoder) container(b []byte, n int, kind Kind, depth int, v *Value) ([]byte, error) {
-	// Every element takes at least one byte: a header claiming more
-	// elements than bytes remain is truncated, and must not allocate.
-	if n > len(b) {
-		return b, errTruncated
-	}
 	items := d.alloc(n)
 	var err error
 	for i := range items {
@@ -161,7 +189,7 @@ func (d *Decoder) container(b []byte, n int, kind Kind, depth int, v *Value) ([]
 	return b, nil
 }
 
-func (d *Decoder) slow(b []byte, depth int, v *Value) ([]byte, error) {
+func slow(b []byte, size int, v *Value) ([]byte, int, error) {
 	var err error
 	switch t := msgp.NextType(b); t {
 	case msgp.NilType:
@@ -196,7 +224,7 @@ func (d *Decoder) slow(b []byte, depth int, v *Value) ([]byte, error) {
 		at := b
 		s, b, err = msgp.ReadStringZC(b)
 		if err == nil && !utf8.Valid(s) {
-			return at, &UTF8Error{Offset: d.size - len(at), Str: s}
+			return at, 0, &UTF8Error{Offset: size - len(at), Str: s}
 		}
 		*v = Value{Kind: Str, Bytes: s}
 	case msgp.BinType:
@@ -206,28 +234,30 @@ func (d *Decoder) slow(b []byte, depth int, v *Value) ([]byte, error) {
 	case msgp.ArrayType:
 		var n uint32
 		if n, b, err = msgp.ReadArrayHeaderBytes(b); err != nil {
-			return b, wrap(err)
+			return b, 0, wrap(err)
 		}
 		if int64(n) > int64(len(b)) {
-			return b, errTruncated
+			return b, 0, errTruncated
 		}
-		return d.container(b, int(n), Array, depth, v)
+		*v = Value{Kind: Array}
+		return b, int(n), nil
 	case msgp.MapType:
 		var n uint32
 		if n, b, err = msgp.ReadMapHeaderBytes(b); err != nil {
-			return b, wrap(err)
+			return b, 0, wrap(err)
 		}
 		if 2*int64(n) > int64(len(b)) {
-			return b, errTruncated
+			return b, 0, errTruncated
 		}
-		return d.container(b, 2*int(n), Map, depth, v)
+		*v = Value{Kind: Map}
+		return b, 2 * int(n), nil
 	case msgp.ExtensionType, msgp.TimeType, msgp.Complex64Type, msgp.Complex128Type:
-		return b, &DecodeError{"malformed request: MessagePack extension types are not supported"}
+		return b, 0, &DecodeError{"malformed request: MessagePack extension types are not supported"}
 	default:
-		return b, &DecodeError{fmt.Sprintf("malformed request: invalid MessagePack byte 0x%02x", b[0])}
+		return b, 0, &DecodeError{fmt.Sprintf("malformed request: invalid MessagePack byte 0x%02x", b[0])}
 	}
 	if err != nil {
-		return b, wrap(err)
+		return b, 0, wrap(err)
 	}
-	return b, nil
+	return b, 0, nil
 }

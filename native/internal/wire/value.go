@@ -40,6 +40,7 @@ func (k Kind) String() string {
 // Map entries are stored in Items as key, value, key, value, … in wire order.
 type Value struct {
 	Kind  Kind
+	pos   uint32 // scalars decoded from a request: 1 + their index in request order (Pos)
 	num   uint64 // Bool (0/1), Int (two's complement), Uint, Float (IEEE bits)
 	Bytes []byte
 	Items []Value
@@ -61,6 +62,11 @@ func MakeBool(b bool) Value {
 	}
 	return Value{Kind: Bool}
 }
+
+// Pos is the index of a scalar among the scalars of the request it was
+// decoded from, in wire order, as Flat.Scalars holds them; -1 for a
+// container or a value made rather than decoded.
+func (v Value) Pos() int { return int(v.pos) - 1 }
 
 func (v Value) Int() int64     { return int64(v.num) }
 func (v Value) Uint() uint64   { return v.num }

@@ -1,0 +1,214 @@
+package query
+
+import (
+	"bytes"
+	"hash/maphash"
+	"sync/atomic"
+
+	"dalkit/native/internal/wire"
+)
+
+// The shape cache: built statements by request shape, so that a request of a
+// shape built before skips the decoder's tree and the builder, its values
+// still bound as parameters.
+//
+// A request's shape is everything but its free values: its skeleton (the
+// kind of every value and the length of every container, wire.Flat), the
+// exact bytes of everything but the free scalars (container headers, keys,
+// method names, table and column names, operators, db, and the
+// Limit/Offset counts, which the builder checks by value), and which
+// scalars are free. Free are the id and
+// the values the builder bound after checking only their kind, which the
+// skeleton holds: the SQL, and whether the request builds at all, depend on
+// nothing else, so two requests of one shape build to the same statements
+// with the same values in the same places. A hit therefore compares the
+// skeleton and the fixed bytes exactly, and the statements it returns are
+// those the builder made for the first request of the shape.
+//
+// Process-wide and shared by every handle and thread: entries are immutable
+// once published, and each slot is an atomic pointer, so a lookup takes no
+// lock. It is bounded: shapeSets sets of shapeWays entries, a new shape
+// replacing one of its set round-robin, and requests too large to be worth
+// it (maxShapeBytes) are not kept.
+const (
+	shapeSets     = 128
+	shapeWays     = 4
+	maxShapeBytes = 4096
+)
+
+type shape struct {
+	skeleton []byte      // to find the set: wire.Flat.Skeleton
+	kinds    []wire.Kind // kind of each free scalar, in wire order
+	fixedRaw []byte      // the request's bytes around the free scalars, back to back
+	fixedEnd []int32     // where in fixedRaw the bytes before each free scalar end
+	id       int32       // index of the id among the free scalars
+	db       []byte      // fixed, so the same in every request of the shape
+	tx       bool
+	codes    bool
+	stmts    []shapeStmt
+	consts   []wire.Value // bound values that are part of the shape (Limit, Offset), copied
+}
+
+type shapeStmt struct {
+	kind Kind
+	sql  []byte // shared by every hit: read only
+	// Each parameter: k >= 0 is free scalar k, k < 0 is consts[-1-k].
+	args []int32
+}
+
+type shapeCache struct {
+	seed maphash.Seed
+	sets [shapeSets]struct {
+		ways [shapeWays]atomic.Pointer[shape]
+		next atomic.Uint32 // the way the next new shape replaces
+	}
+}
+
+var shapes = newShapeCache()
+
+func newShapeCache() *shapeCache { return &shapeCache{seed: maphash.MakeSeed()} }
+
+func (c *shapeCache) set(skeleton []byte) int {
+	return int(maphash.Bytes(c.seed, skeleton) % shapeSets)
+}
+
+// Cached builds raw from the shape cache: the request, or ok=false when raw
+// is not a shape seen before (or not well-formed: Decode says why). The
+// shape this Builder used last is tried first, without scanning raw: a
+// caller repeating a shape finds it there.
+func (b *Builder) Cached(raw []byte) (r *Request, ok bool) {
+	b.Reset()
+	if s := b.recent; s != nil && s.match(raw, &b.free) {
+		return b.fromShape(s)
+	}
+	b.scanned = b.flat.Scan(raw)
+	if !b.scanned {
+		return nil, false
+	}
+	set := &shapes.sets[shapes.set(b.flat.Skeleton)]
+	for w := range set.ways {
+		if s := set.ways[w].Load(); s != nil && s.match(raw, &b.free) {
+			b.recent = s
+			return b.fromShape(s)
+		}
+	}
+	return nil, false
+}
+
+// match reports whether raw is of shape s, reading its free scalars into
+// *free. raw matches when its bytes around the free scalars are the
+// shape's, and each free scalar is one token of the shape's kind there:
+// MessagePack being read front to back, raw then has the same structure as
+// the request the shape was made from, value for value, with only the free
+// scalars changed.
+func (s *shape) match(raw []byte, free *[]wire.Value) bool {
+	*free = (*free)[:0]
+	at, from := 0, int32(0)
+	for k, kind := range s.kinds {
+		seg := s.fixedRaw[from:s.fixedEnd[k]]
+		if len(raw)-at < len(seg) || string(seg) != string(raw[at:at+len(seg)]) {
+			return false
+		}
+		at += len(seg)
+		v, n, ok := wire.ReadScalar(raw[at:], len(raw))
+		if !ok || v.Kind != kind {
+			return false
+		}
+		*free = append(*free, v)
+		at += n
+		from = s.fixedEnd[k]
+	}
+	return string(s.fixedRaw[from:]) == string(raw[at:])
+}
+
+func (b *Builder) fromShape(s *shape) (*Request, bool) {
+	id := b.free[s.id]
+	if id.Int() < 0 { // the kind is integer; the builder refuses negative ids
+		return nil, false
+	}
+	b.req = Request{ID: uint64(id.Int()), DB: s.db, Tx: s.tx, Codes: s.codes}
+	for _, st := range s.stmts {
+		for _, k := range st.args {
+			if k >= 0 {
+				b.args = append(b.args, b.free[k])
+			} else {
+				b.args = append(b.args, s.consts[-1-k])
+			}
+		}
+		b.stmts = append(b.stmts, Stmt{Kind: st.kind, SQL: st.sql})
+	}
+	// Args are cut once b.args has stopped growing.
+	a0 := 0
+	for i, st := range s.stmts {
+		b.stmts[i].Args = b.args[a0 : a0+len(st.args) : a0+len(st.args)]
+		a0 += len(st.args)
+	}
+	b.req.Stmts = b.stmts
+	return &b.req, true
+}
+
+// Remember records the shape of raw, which Build has just built into r,
+// after a Cached miss on the same raw.
+func (b *Builder) Remember(raw []byte, r *Request) {
+	if !b.scanned || b.idPos < 0 || b.dbPos < 0 {
+		return
+	}
+	f := &b.flat
+	free := make([]bool, len(f.Spans))
+	free[b.idPos] = true
+	size := len(f.Skeleton)
+	for _, st := range r.Stmts {
+		size += len(st.SQL) + 4*len(st.Args)
+		for _, a := range st.Args {
+			if a.Pos() < 0 || a.Pos() >= len(free) {
+				return // a value the builder made: not a shape this cache can replay
+			}
+			free[a.Pos()] = true
+		}
+	}
+	for _, p := range b.checked {
+		free[p] = false
+	}
+	if free[b.dbPos] {
+		return // db is never bound; this would be a builder change to look at
+	}
+	s := &shape{skeleton: bytes.Clone(f.Skeleton), db: bytes.Clone(r.DB), tx: r.Tx, codes: r.Codes}
+	slot := make([]int32, len(free)) // scalar index -> index among the free ones
+	at := int32(0)
+	for i, isFree := range free {
+		if isFree {
+			sp := f.Spans[i]
+			v, _, ok := wire.ReadScalar(raw[sp.From:], len(raw))
+			if !ok {
+				return
+			}
+			slot[i] = int32(len(s.kinds))
+			s.kinds = append(s.kinds, v.Kind)
+			s.fixedRaw = append(s.fixedRaw, raw[at:sp.From]...)
+			s.fixedEnd = append(s.fixedEnd, int32(len(s.fixedRaw)))
+			at = sp.To
+		}
+	}
+	s.fixedRaw = append(s.fixedRaw, raw[at:]...)
+	s.id = slot[b.idPos]
+	if size+len(s.fixedRaw) > maxShapeBytes {
+		return
+	}
+	for _, st := range r.Stmts {
+		ss := shapeStmt{kind: st.Kind, sql: bytes.Clone(st.SQL), args: make([]int32, len(st.Args))}
+		for j, a := range st.Args {
+			if free[a.Pos()] {
+				ss.args[j] = slot[a.Pos()]
+				continue
+			}
+			c := a
+			c.Bytes = bytes.Clone(a.Bytes)
+			s.consts = append(s.consts, c)
+			ss.args[j] = int32(-len(s.consts))
+		}
+		s.stmts = append(s.stmts, ss)
+	}
+	set := &shapes.sets[shapes.set(s.skeleton)]
+	set.ways[set.next.Add(1)%shapeWays].Store(s)
+	b.recent = s
+}
