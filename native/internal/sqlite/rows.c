@@ -16,50 +16,39 @@ static void put_be(cursor *c, uint64_t v, int bytes) {
 	for (int i = bytes - 1; i >= 0; i--) *c->p++ = (unsigned char)(v >> (8 * i));
 }
 
-/* Header of a str (fixstr, str8, str16, str32) or bin (bin8, bin16, bin32)
-** of n bytes: its size, and its bytes when the cursor is given. */
-static int str_header(cursor *c, uint32_t n) {
-	if (n <= 31) {
-		if (c) *c->p++ = (unsigned char)(0xa0 | n);
+/* The header of a str, bin or array of n bytes or items, in the smallest
+** form msgp uses: fix (fixmax >= 0: n <= fixmax, in one byte fix | n), 8-bit
+** (when the format has one, m8 != 0), 16-bit or 32-bit length. Returns its
+** size, and writes it when the cursor is given. */
+typedef struct {
+	int fixmax;
+	unsigned char fix, m8, m16, m32;
+} header_form;
+
+static const header_form str_form = {31, 0xa0, 0xd9, 0xda, 0xdb};
+static const header_form bin_form = {-1, 0, 0xc4, 0xc5, 0xc6};
+static const header_form array_form = {15, 0x90, 0, 0xdc, 0xdd};
+
+static int header(cursor *c, const header_form *f, uint32_t n) {
+	if (f->fixmax >= 0 && n <= (uint32_t)f->fixmax) {
+		if (c) *c->p++ = (unsigned char)(f->fix | n);
 		return 1;
 	}
-	if (n <= 0xff) {
-		if (c) *c->p++ = 0xd9, put_be(c, n, 1);
+	if (f->m8 && n <= 0xff) {
+		if (c) *c->p++ = f->m8, put_be(c, n, 1);
 		return 2;
 	}
 	if (n <= 0xffff) {
-		if (c) *c->p++ = 0xda, put_be(c, n, 2);
+		if (c) *c->p++ = f->m16, put_be(c, n, 2);
 		return 3;
 	}
-	if (c) *c->p++ = 0xdb, put_be(c, n, 4);
+	if (c) *c->p++ = f->m32, put_be(c, n, 4);
 	return 5;
 }
 
-static int bin_header(cursor *c, uint32_t n) {
-	if (n <= 0xff) {
-		if (c) *c->p++ = 0xc4, put_be(c, n, 1);
-		return 2;
-	}
-	if (n <= 0xffff) {
-		if (c) *c->p++ = 0xc5, put_be(c, n, 2);
-		return 3;
-	}
-	if (c) *c->p++ = 0xc6, put_be(c, n, 4);
-	return 5;
-}
-
-static int array_header(cursor *c, uint32_t n) {
-	if (n <= 15) {
-		if (c) *c->p++ = (unsigned char)(0x90 | n);
-		return 1;
-	}
-	if (n <= 0xffff) {
-		if (c) *c->p++ = 0xdc, put_be(c, n, 2);
-		return 3;
-	}
-	if (c) *c->p++ = 0xdd, put_be(c, n, 4);
-	return 5;
-}
+static int str_header(cursor *c, uint32_t n) { return header(c, &str_form, n); }
+static int bin_header(cursor *c, uint32_t n) { return header(c, &bin_form, n); }
+static int array_header(cursor *c, uint32_t n) { return header(c, &array_form, n); }
 
 /* msgp.AppendInt64: positive fixint, then the signed int16/32/64 forms for
 ** non-negative values; negative fixint, then int8/16/32/64. */
