@@ -208,6 +208,9 @@ Workload Workload::parse(const std::string& text, const std::string& path) {
     return wl;
   } catch (const WorkloadError& e) {
     throw WorkloadError("workload " + path + ": " + e.what());
+  } catch (const json::exception& e) {
+    // A value of a type the checks above did not expect: still a bad file.
+    throw WorkloadError("workload " + path + ": " + e.what());
   }
 }
 
