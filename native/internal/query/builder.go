@@ -78,8 +78,8 @@ type Builder struct {
 	// its id and db were and which bound values were checked by value.
 	flat         wire.Flat
 	scanned      bool
-	free         []wire.Value // the free scalars of a cached shape's request
-	recent       *shape       // the shape this Builder built last
+	free         []wire.Value         // the free scalars of a cached shape's request
+	recent       [recentShapes]*shape // the shapes this Builder used last, most recent first
 	idPos, dbPos int
 	checked      []int
 }

@@ -72,14 +72,25 @@ func (c *shapeCache) set(skeleton []byte) int {
 	return int(maphash.Bytes(c.seed, skeleton) % shapeSets)
 }
 
+// recentShapes is how many shapes a Builder tries before scanning: enough
+// for a caller that cycles through a few request shapes.
+const recentShapes = 8
+
 // Cached builds raw from the shape cache: the request, or ok=false when raw
 // is not a shape seen before (or not well-formed: Decode says why). The
-// shape this Builder used last is tried first, without scanning raw: a
-// caller repeating a shape finds it there.
+// shapes this Builder used last are tried first, without scanning raw (a
+// try that fails mostly fails within the first bytes that differ); then
+// the set of raw's skeleton in the shared cache.
 func (b *Builder) Cached(raw []byte) (r *Request, ok bool) {
 	b.Reset()
-	if s := b.recent; s != nil && s.match(raw, &b.free) {
-		return b.fromShape(s)
+	for i, s := range b.recent {
+		if s == nil {
+			break
+		}
+		if s.match(raw, &b.free) {
+			b.use(s, i)
+			return b.fromShape(s)
+		}
 	}
 	b.scanned = b.flat.Scan(raw)
 	if !b.scanned {
@@ -88,11 +99,18 @@ func (b *Builder) Cached(raw []byte) (r *Request, ok bool) {
 	set := &shapes.sets[shapes.set(b.flat.Skeleton)]
 	for w := range set.ways {
 		if s := set.ways[w].Load(); s != nil && s.match(raw, &b.free) {
-			b.recent = s
+			b.use(s, len(b.recent)-1)
 			return b.fromShape(s)
 		}
 	}
 	return nil, false
+}
+
+// use moves s to the front of the recent shapes, from index i (the last
+// index for a shape not among them: the least recent one is dropped).
+func (b *Builder) use(s *shape, i int) {
+	copy(b.recent[1:i+1], b.recent[:i])
+	b.recent[0] = s
 }
 
 // match reports whether raw is of shape s, reading its free scalars into
@@ -210,5 +228,5 @@ func (b *Builder) Remember(raw []byte, r *Request) {
 	}
 	set := &shapes.sets[shapes.set(s.skeleton)]
 	set.ways[set.next.Add(1)%shapeWays].Store(s)
-	b.recent = s
+	b.use(s, len(b.recent)-1)
 }
