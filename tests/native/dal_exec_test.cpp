@@ -23,8 +23,9 @@ class DalExec : public DalAbi {
 };
 
 TEST_F(DalExec, CreatesSchemaThatQueriesThenUse) {
-  ASSERT_EQ(exec("app.db", "CREATE TABLE t(id INTEGER PRIMARY KEY, v INT); CREATE INDEX t_v ON t(v);"
-                           "INSERT INTO t(v) VALUES (1),(2),(3)"),
+  ASSERT_EQ(exec("app.db",
+                 "CREATE TABLE t(id INTEGER PRIMARY KEY, v INT); CREATE INDEX t_v ON t(v);"
+                 "INSERT INTO t(v) VALUES (1),(2),(3)"),
             DAL_OK)
       << last_error();
   // The table is visible to the query protocol, on a reader connection too.
@@ -65,7 +66,8 @@ TEST_F(DalExec, OpenTransactionIsRolledBackSoTheWriterStaysUsable) {
 }
 
 TEST_F(DalExec, InvalidDbNameIsRequestError) {
-  for (const std::string& name : std::vector<std::string>{"", "../escape", "a/b", ".hidden", "x.db-wal", std::string(300, 'n')}) {
+  for (const std::string& name :
+       std::vector<std::string>{"", "../escape", "a/b", ".hidden", "x.db-wal", std::string(300, 'n')}) {
     EXPECT_EQ(exec(name, "CREATE TABLE t(x)"), DAL_E_REQUEST) << name;
     EXPECT_NE(last_error().find("db name"), std::string::npos) << last_error();
   }
