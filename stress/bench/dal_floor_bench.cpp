@@ -81,8 +81,10 @@ constexpr const char* kUsage =
 
 struct Options {
   std::vector<std::string> workloads = {"reference", "rows", "write"};
-  long queries = 20000;  // per thread and run
-  int rounds = 7;
+  // Short runs, many rounds: each DAL run sits next to its floor run in
+  // time, so a change in the machine's load hits both.
+  long queries = 5000;  // per thread and run
+  int rounds = 21;
   std::vector<int> threads = {1, 2};
   std::string only;     // "", "dal" or "floor"
   std::string corrupt;  // test only: "dal" or "floor" gets one wrong expected answer
