@@ -3,6 +3,7 @@ package main
 /*
 #include <stdint.h>
 #include "tls.h"
+const char *dal_version_unknown(void); // version.c
 */
 import "C"
 
@@ -19,17 +20,35 @@ import (
 // versionString is allocated once in C memory and never freed: dal.h
 // promises a static string. It is made on first use, not at load, because
 // it reports the SQLite configuration in effect, which is settled on the
-// DAL's first SQLite call (internal/sqlite, config.c).
-var versionString = sync.OnceValue(func() *C.char {
-	return C.CString(fmt.Sprintf("dal %d.%d.%d (sqlite %s, %s; sqlite config: %s)",
+// DAL's first SQLite call (internal/sqlite, config.c). A package variable,
+// not a closure's result, so that leak checkers scanning the library's
+// globals see it is still referenced.
+var (
+	versionString *C.char
+	versionOnce   sync.Once
+)
+
+func makeVersionString() {
+	versionString = C.CString(fmt.Sprintf("dal %d.%d.%d (sqlite %s, %s; sqlite config: %s)",
 		engine.VersionMajor, engine.VersionMinor, engine.VersionPatch, sqlite.Version(), runtime.Version(), sqlite.Configuration()))
-})
+}
 
 //export dal_version
 func dal_version() C.int32_t { return engine.VersionNumber }
 
 //export dal_version_string
-func dal_version_string() *C.char { return versionString() }
+func dal_version_string() (s *C.char) {
+	defer func() {
+		if r := recover(); r != nil {
+			recovered(r, "dal_version_string")
+		}
+		if s == nil {
+			s = C.dal_version_unknown()
+		}
+	}()
+	versionOnce.Do(makeVersionString)
+	return versionString
+}
 
 //export dal_stats
 func dal_stats(flags C.int32_t, values *C.int64_t, capacity C.int32_t) (ret C.int32_t) {
