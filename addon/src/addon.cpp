@@ -159,7 +159,7 @@ JsEncoder Addon::encoder_for(dalshim::Encoder& enc) const {
 
 void Addon::trim_scratch() {
   // Keep up to 1 MiB of response scratch and 64 KiB of encoder between calls.
-  if (response_.capacity() > 1024 * 1024) std::vector<uint8_t>(kResponseScratch).swap(response_);
+  if (response_.capacity() > 1024 * 1024) dalshim::Bytes(kResponseScratch).swap(response_);
   if (encoder_.buffer().vec().capacity() > 64 * 1024) std::vector<uint8_t>().swap(encoder_.buffer().vec());
 }
 

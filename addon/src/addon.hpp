@@ -70,13 +70,13 @@ class Addon {
     Lease& operator=(const Lease&) = delete;
     dalshim::Encoder& encoder() { return shared_ ? a_.encoder_ : own_encoder_; }
     // The response buffer for Database::query_to (which sizes it).
-    std::vector<uint8_t>& response() { return shared_ ? a_.response_ : own_response_; }
+    dalshim::Bytes& response() { return shared_ ? a_.response_ : own_response_; }
 
    private:
     Addon& a_;
     bool shared_;
     dalshim::Encoder own_encoder_;
-    std::vector<uint8_t> own_response_;
+    dalshim::Bytes own_response_;
   };
   // Report a change of the scratch's capacity to V8.
   void account_scratch();
@@ -94,7 +94,7 @@ class Addon {
   Napi::Env env_;
   bool scratch_busy_ = false;
   dalshim::Encoder encoder_;
-  std::vector<uint8_t> response_;
+  dalshim::Bytes response_;
   int64_t reported_bytes_ = 0;
 };
 

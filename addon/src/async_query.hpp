@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "dalshim/bytes.hpp"
 #include "js_decoder.hpp"
 
 namespace dalkit {
@@ -54,7 +55,7 @@ class AsyncQuery : public Napi::AsyncWorker {
   Napi::ObjectReference target_ref_;  // Into: the caller's target
   Napi::Promise::Deferred deferred_;
   std::vector<uint8_t> request_;
-  std::vector<uint8_t> response_;
+  dalshim::Bytes response_;
   size_t response_len_ = 0;
   Shape shape_ = Shape::Objects;
   uint64_t id_ = 0;

@@ -111,7 +111,7 @@ void Database::async_finished(Napi::Env env) {
 
 Napi::Value Database::IsOpen(const Napi::CallbackInfo& info) { return Napi::Boolean::New(info.Env(), !closed_); }
 
-std::span<const uint8_t> Database::run(Napi::Env env, std::span<const uint8_t> req, std::vector<uint8_t>& out) {
+std::span<const uint8_t> Database::run(Napi::Env env, std::span<const uint8_t> req, dalshim::Bytes& out) {
   auto n = db_.query_to(req, out);
   if (!n) Addon::of(env).throw_dal_error(n.error());
   count(req.size(), *n);

@@ -48,7 +48,7 @@ class Database : public Napi::ObjectWrap<Database> {
   // Run req through the shim (mode b, Database::query_to: a response larger
   // than out is taken pending, never re-sent); out holds exactly the
   // response afterwards.  Throws DalError on failure.
-  std::span<const uint8_t> run(Napi::Env env, std::span<const uint8_t> req, std::vector<uint8_t>& out);
+  std::span<const uint8_t> run(Napi::Env env, std::span<const uint8_t> req, dalshim::Bytes& out);
   // Keep a response that did not fit the caller's target until takePending().
   void hold_pending(Napi::Env env, std::vector<uint8_t> bytes);
   void count(size_t req, size_t resp) {

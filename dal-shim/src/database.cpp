@@ -82,7 +82,7 @@ Result<int64_t> Database::take_pending(std::span<uint8_t> buf) const {
   return n;
 }
 
-Result<size_t> Database::query_to(std::span<const uint8_t> req, std::vector<uint8_t>& out) const {
+Result<size_t> Database::query_to(std::span<const uint8_t> req, Bytes& out) const {
   const int64_t n = detail::query_to(lib_, handle_, req.data(), req.size(), out);
   if (n < 0) return detail::last_error_as_error();
   return static_cast<size_t>(n);
@@ -105,7 +105,7 @@ constexpr size_t kKeepBig = 4 * 1024 * 1024;
 struct RunScratch {
   Encoder req;
   std::vector<uint8_t> resp = std::vector<uint8_t>(kRunBuffer);
-  std::vector<uint8_t> big;
+  Bytes big;
 };
 RunScratch& run_scratch() {
   thread_local RunScratch s;
@@ -123,7 +123,7 @@ Result<Response> Database::run(const Query& q) const {
                                           detail::grow_into(s.big), &where);
   if (n < 0) return detail::last_error_as_error();
   auto r = decode_response({static_cast<const uint8_t*>(where), static_cast<size_t>(n)});
-  if (s.big.capacity() > kKeepBig) std::vector<uint8_t>().swap(s.big);
+  if (s.big.capacity() > kKeepBig) Bytes().swap(s.big);
   return r;
 }
 

@@ -107,21 +107,20 @@ int64_t take_pending(Library* lib, void* buf, size_t cap) noexcept {
   return n;
 }
 
-void* grow_vector(std::vector<uint8_t>& v, size_t n) noexcept {
+void* grow_vector(Bytes& v, size_t n) noexcept {
   void* p = resize_for(v, n);
   if (p == nullptr)
     record_lazy(DALSHIM_E_NOMEM, [&] { return "cannot allocate a " + std::to_string(n) + "-byte response buffer"; });
   return p;
 }
 
-int64_t query_to(Library* lib, int64_t h, const void* req, size_t len, std::vector<uint8_t>& out) noexcept {
+int64_t query_to(Library* lib, int64_t h, const void* req, size_t len, Bytes& out) noexcept {
   try {
     // Offer the whole capacity, not the size: the previous call shrank out to
     // its response, and using that size as the next capacity made a 64 KiB
     // scratch act as 4 KiB (every mid-size response went through
-    // take_pending).  Growing within the capacity never allocates; it does
-    // zero the gap (std::vector<uint8_t> cannot skip that), a memset far
-    // cheaper than the second DAL round trip it saves.
+    // take_pending).  Growing within the capacity neither allocates nor
+    // writes: Bytes default-initialises (dalshim/bytes.hpp).
     const size_t want = std::max(out.capacity(), kFirstTry);
     if (out.size() < want) out.resize(want);
   } catch (...) {

@@ -16,6 +16,7 @@
 #include "accounting.hpp"
 #include "dal.h"
 #include "dalshim.h"
+#include "dalshim/bytes.hpp"
 #include "dalshim/library.hpp"
 #include "dalshim/pending.hpp"
 #include "planted_leak.hpp"
@@ -79,15 +80,15 @@ int64_t query_or_take(Library* lib, int64_t h, const void* req, size_t len, void
 
 // A dest for query_or_take that resizes v to n bytes (nullptr and
 // DALSHIM_E_NOMEM recorded if it cannot).
-void* grow_vector(std::vector<uint8_t>& v, size_t n) noexcept;
-inline auto grow_into(std::vector<uint8_t>& v) noexcept {
+void* grow_vector(Bytes& v, size_t n) noexcept;
+inline auto grow_into(Bytes& v) noexcept {
   return [&v](size_t n) noexcept { return grow_vector(v, n); };
 }
 
 // Mode (b) into a vector: out is used at its current size (at least
 // kFirstTry bytes), then resized to exactly n.  Returns n or a code.
 inline constexpr size_t kFirstTry = 4096;
-int64_t query_to(Library* lib, int64_t h, const void* req, size_t len, std::vector<uint8_t>& out) noexcept;
+int64_t query_to(Library* lib, int64_t h, const void* req, size_t len, Bytes& out) noexcept;
 
 // Mode (a): a malloc()ed buffer of exactly the response, registered in
 // BufferRegistry::process(); *size_out = its size.  nullptr on failure.

@@ -127,10 +127,11 @@ TEST_F(Equivalence, TooSmallThenTakePending) {
   expect_same(c, cpp, "too small, then take_pending");
   // query_to does the same flow in one call, from a small vector.
   auto to = run([&](Outcome& o) {
-    o.bytes.resize(8);
-    o.bytes.shrink_to_fit();
-    auto n = db_.query_to(kRef, o.bytes);
+    dalshim::Bytes out(8);
+    out.shrink_to_fit();
+    auto n = db_.query_to(kRef, out);
     ASSERT_TRUE(n.ok());
+    o.bytes.assign(out.begin(), out.end());
     o.result = static_cast<int64_t>(*n);
   });
   EXPECT_EQ(to.bytes, kRefResponse);

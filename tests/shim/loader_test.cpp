@@ -70,7 +70,7 @@ TEST(Loader, FailedTakeLeavesNoBuffer) {
   }
   EXPECT_EQ(dalshim_stat(0, DALSHIM_STAT_BUFFERS_LIVE), live);
   EXPECT_EQ(dalshim_stat(0, DALSHIM_STAT_BUFFER_BYTES_LIVE), live_bytes);
-  std::vector<uint8_t> out;
+  dalshim::Bytes out;
   auto v = db->query_to(req, out);
   ASSERT_FALSE(v.ok());
   EXPECT_EQ(v.error().code(), DAL_E_INTERNAL);

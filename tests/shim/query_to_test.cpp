@@ -4,6 +4,8 @@
 // scratch behaved as 4 KiB and every mid-size response took a second DAL
 // call (dal_take_pending).  libfakedal_sized.so counts those calls.
 #include <dlfcn.h>
+
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include "dal.h"
@@ -34,7 +36,7 @@ TEST(QueryTo, UsesTheWholeCapacityNotTheLastSize) {
   auto db = Database::open("/", "", *lib);
   ASSERT_TRUE(db.ok()) << db.error().message();
 
-  std::vector<uint8_t> out;
+  dalshim::Bytes out;
   out.reserve(64 * 1024);  // the addon's scratch
   const int64_t before = takes();
   for (size_t n : {100, 20 * 1024, 100, 20 * 1024, 60 * 1024, 10}) {
@@ -53,4 +55,22 @@ TEST(QueryTo, UsesTheWholeCapacityNotTheLastSize) {
   ASSERT_TRUE(r.ok()) << r.error().message();
   EXPECT_EQ(takes() - before, 1);
   dlclose(so);  // drops only the reference taken above
+}
+
+// query_to grows out back to its capacity before every call; with Bytes
+// that writes nothing (std::vector<uint8_t> zero-filled up to 64 KiB per
+// query there).  Bytes left from before survive the shrink and regrow, which
+// a value-initialising vector could not do.  (uint8_t is unsigned char, whose
+// indeterminate values may be read.)
+TEST(QueryTo, RegrowingWithinTheCapacityWritesNothing) {
+  Bytes v(4096);
+  std::fill(v.begin(), v.end(), uint8_t{0xAB});
+  const uint8_t* data = v.data();
+  v.resize(10);
+  v.resize(4096);
+  EXPECT_EQ(v.data(), data) << "no reallocation within the capacity";
+  EXPECT_EQ(v[10], 0xAB);
+  EXPECT_EQ(v[4095], 0xAB);
+  Bytes w(3, uint8_t{7});  // a value given is still written
+  EXPECT_EQ(w, (Bytes{7, 7, 7}));
 }

@@ -260,10 +260,11 @@ TEST_F(RoundTrip, RawModesAgree) {
   auto a = db_.query(req);  // mode (a): shim-owned registered buffer, released on scope exit
   ASSERT_TRUE(a.ok()) << a.error().message();
   EXPECT_EQ(dalshim_stat(0, DALSHIM_STAT_BUFFERS_LIVE), 1);
-  std::vector<uint8_t> b;
-  auto nb = db_.query_to(req, b);
+  dalshim::Bytes got;
+  auto nb = db_.query_to(req, got);
   ASSERT_TRUE(nb.ok());
-  EXPECT_EQ(*nb, b.size());
+  EXPECT_EQ(*nb, got.size());
+  const std::vector<uint8_t> b(got.begin(), got.end());
   EXPECT_EQ(std::vector<uint8_t>(a->data(), a->data() + a->size()), b);
   std::vector<uint8_t> tiny(4);
   auto n = db_.query_into(req, tiny);

@@ -18,10 +18,11 @@
 //                          with take_pending() into >= n bytes.  Never
 //                          re-send the request to retry.
 //   take_pending(buf)      dalshim_take_pending.
-//   query_to(req, out)     mode (b) into a vector, the too-small case
+//   query_to(req, out)     mode (b) into a Bytes vector, the too-small case
 //                          handled (take_pending, never a re-send): out is
-//                          first used at max(out.size(), 4096) bytes, then
-//                          resized to exactly the response.
+//                          first used at its whole capacity (at least 4096
+//                          bytes, never zero-filled), then resized to
+//                          exactly the response.
 //   query(req)             mode (a), dalshim_query: the shim allocates the
 //                          response (malloc, registered; counted in
 //                          DALSHIM_STAT_BUFFERS_LIVE) and DalBuffer releases
@@ -34,6 +35,7 @@
 #include <string_view>
 #include <vector>
 
+#include "dalshim/bytes.hpp"
 #include "dalshim/error.hpp"
 #include "dalshim/library.hpp"
 #include "dalshim/query.hpp"
@@ -119,7 +121,7 @@ class Database {
   // The raw entry points (see the top of this file).
   Result<int64_t> query_into(std::span<const uint8_t> req, std::span<uint8_t> buf) const;
   Result<int64_t> take_pending(std::span<uint8_t> buf) const;
-  Result<size_t> query_to(std::span<const uint8_t> req, std::vector<uint8_t>& out) const;
+  Result<size_t> query_to(std::span<const uint8_t> req, Bytes& out) const;
   Result<DalBuffer> query(std::span<const uint8_t> req) const;
 
  private:

@@ -32,8 +32,10 @@ int64_t take_pending_response(int64_t n, Dest&& dest, Take&& take, void** where)
   return take(p, static_cast<size_t>(n));
 }
 
-// A dest for take_pending_response: v resized to n bytes, or nullptr.
-inline void* resize_for(std::vector<uint8_t>& v, size_t n) noexcept {
+// A dest for take_pending_response: v resized to n bytes, or nullptr.  Any
+// byte vector (dalshim::Bytes skips zeroing what the DAL overwrites).
+template <class Alloc>
+void* resize_for(std::vector<uint8_t, Alloc>& v, size_t n) noexcept {
   try {
     v.resize(n);
     return v.data();
@@ -45,7 +47,8 @@ inline void* resize_for(std::vector<uint8_t>& v, size_t n) noexcept {
 // Over libdalshim's C ABI: take the pending response of n bytes into out
 // (resized to n).  Returns n, or a negative code (dalshim_last_error() has
 // the message; DALSHIM_E_NOMEM without one if out cannot grow).
-inline int64_t take_pending_into(std::vector<uint8_t>& out, int64_t n) noexcept {
+template <class Alloc>
+int64_t take_pending_into(std::vector<uint8_t, Alloc>& out, int64_t n) noexcept {
   void* where = nullptr;
   return take_pending_response(
       n, [&](size_t m) noexcept { return resize_for(out, m); },
