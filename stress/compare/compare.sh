@@ -11,15 +11,9 @@ needs_setup=1
 for a in "$@"; do
   case "$a" in --help|-h|--out|--out=*) needs_setup=0 ;; esac
 done
+# shellcheck source=../../scripts/lib/run_setup.sh
+. "$root/scripts/lib/run_setup.sh"
 if [ "$needs_setup" = 1 ]; then
-  rc=0
-  bash "$root/scripts/setup.sh" 1>&2 || rc=$?
-  if [ "$rc" = 130 ]; then
-    echo "stress:compare: interrupted" >&2
-    exit 130
-  elif [ "$rc" != 0 ]; then
-    echo "stress:compare: setup failed (scripts/setup.sh)" >&2
-    exit 2
-  fi
+  run_setup stress:compare "$root"
 fi
 exec node "$root/stress/compare/main.js" "$@"

@@ -181,8 +181,9 @@ test('Ctrl-C during setup: npm run stress says interrupted and exits 130, not "s
     const tmp = tempDir('dalkit-node-stress-sh-');
     try {
       mkdirSync(join(tmp.dir, 'stress', 'node'), { recursive: true });
-      mkdirSync(join(tmp.dir, 'scripts'));
+      mkdirSync(join(tmp.dir, 'scripts', 'lib'), { recursive: true });
       copyFileSync(join(root, 'stress', 'node', 'stress.sh'), join(tmp.dir, 'stress', 'node', 'stress.sh'));
+      copyFileSync(join(root, 'scripts', 'lib', 'run_setup.sh'), join(tmp.dir, 'scripts', 'lib', 'run_setup.sh'));
       writeFileSync(join(tmp.dir, 'scripts', 'setup.sh'), `exit ${rc}\n`);
       const r = spawnSync('bash', [join(tmp.dir, 'stress', 'node', 'stress.sh')], { encoding: 'utf8' });
       assert.equal(r.status, code, r.stderr);
