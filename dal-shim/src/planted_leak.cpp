@@ -20,7 +20,7 @@ std::atomic<int> g_plant_handles{0};
 
 namespace {
 
-// Same scheme as the DAL's plants (native/internal/engine/planted.go): each
+// Same scheme as the DAL's plants (native/internal/planted/planted.go): each
 // query adds N bytes of debt, leaked in one block once it reaches
 // kPlantBlock, so a plant of 1 byte leaks 1 byte per query on average rather
 // than malloc's minimum chunk (32 bytes).

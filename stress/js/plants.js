@@ -2,7 +2,7 @@
 // JS layers (the native plants are open() options, see options.js).
 //
 // Each plant retains B bytes per query on average, in fixed-size blocks
-// (as the DAL's plants do, native/internal/engine/planted.go), so the slope
+// (as the DAL's plants do, native/internal/planted/planted.go), so the slope
 // the monitor fits is the planted size:
 //
 //   js_heap      1 KiB strings kept in an array: V8 heap (heapUsed).  Built
