@@ -19,8 +19,8 @@ char *dal__error_buffer(int32_t code, size_t *len);
 ** nothing is kept, dal__pending_ok() returns 0, and the caller reports
 ** DAL_E_NOMEM. */
 void dal__set_pending(const void *src, size_t len);
-int  dal__pending_ok(void);                           /* 1 if the last dal__set_pending stored its copy */
-void *dal__buf_copy(const void *src, size_t len);     /* malloc + memcpy, for dal_query responses */
+int dal__pending_ok(void);                        /* 1 if the last dal__set_pending stored its copy */
+void *dal__buf_copy(const void *src, size_t len); /* malloc + memcpy, for dal_query responses */
 int64_t dal__pending_live(void);
 int64_t dal__pending_bytes(void);
 #endif

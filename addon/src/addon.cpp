@@ -56,9 +56,7 @@ Napi::Value LibraryPath(const Napi::CallbackInfo& info) {
   return Napi::String::New(info.Env(), dalshim_library_path());
 }
 
-Napi::Value DalVersion(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), dalshim_dal_version());
-}
+Napi::Value DalVersion(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), dalshim_dal_version()); }
 
 Napi::Value CodeName(const Napi::CallbackInfo& info) {
   if (!info[0].IsNumber()) throw Napi::TypeError::New(info.Env(), "codeName(n): n must be a number");
@@ -141,8 +139,7 @@ Addon::Addon(Napi::Env env) : env_(env), response_(kResponseScratch) {
   object_prototype = Napi::Persistent(object_ctor.Get("prototype").As<Napi::Object>());
   object_keys = Napi::Persistent(object_ctor.Get("keys").As<Napi::Function>());
   object_get_prototype_of = Napi::Persistent(object_ctor.Get("getPrototypeOf").As<Napi::Function>());
-  array_is_array = Napi::Persistent(
-      global.Get("Array").As<Napi::Object>().Get("isArray").As<Napi::Function>());
+  array_is_array = Napi::Persistent(global.Get("Array").As<Napi::Object>().Get("isArray").As<Napi::Function>());
   account_scratch();
 }
 
@@ -171,8 +168,7 @@ void Addon::account_scratch() {
   }
 }
 
-Napi::Value Addon::dal_error(int32_t code, const std::string& message, int64_t request_id,
-                             int32_t sqlite_code) const {
+Napi::Value Addon::dal_error(int32_t code, const std::string& message, int64_t request_id, int32_t sqlite_code) const {
   Napi::Env env = env_;
   Napi::Object info = Napi::Object::New(env);
   info.Set("code", dalshim::code_name(code));

@@ -39,9 +39,7 @@ class Addon {
   Napi::Value dal_error(const dalshim::Error& e) const {
     return dal_error(e.code(), e.message(), e.is_sql() ? static_cast<int64_t>(e.id()) : -1, e.sqlite_code());
   }
-  [[noreturn]] void throw_dal_error(const dalshim::Error& e) const {
-    throw Napi::Error(env_, dal_error(e));
-  }
+  [[noreturn]] void throw_dal_error(const dalshim::Error& e) const { throw Napi::Error(env_, dal_error(e)); }
   [[noreturn]] void throw_dal_error(int32_t code, const std::string& message) const {
     throw Napi::Error(env_, dal_error(code, message));
   }
@@ -84,10 +82,10 @@ class Addon {
   void trim_scratch();
 
   Napi::FunctionReference database_ctor;
-  Napi::FunctionReference dal_error_ctor;   // set by init() from lib/errors.js
-  Napi::ObjectReference object_prototype;   // Object.prototype, for the encoder's plain-object test
-  Napi::FunctionReference object_keys;      // Object.keys, for the encoder's map keys
-  Napi::FunctionReference array_is_array;   // Array.isArray, for the encoder's Proxy-of-array test
+  Napi::FunctionReference dal_error_ctor;           // set by init() from lib/errors.js
+  Napi::ObjectReference object_prototype;           // Object.prototype, for the encoder's plain-object test
+  Napi::FunctionReference object_keys;              // Object.keys, for the encoder's map keys
+  Napi::FunctionReference array_is_array;           // Array.isArray, for the encoder's Proxy-of-array test
   Napi::FunctionReference object_get_prototype_of;  // Object.getPrototypeOf, for Proxies (below)
 
  private:

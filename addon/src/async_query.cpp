@@ -3,8 +3,8 @@
 #include <cstring>
 
 #include "addon.hpp"
-#include "external_memory.hpp"
 #include "database.hpp"
+#include "external_memory.hpp"
 
 namespace dalkit {
 namespace {
@@ -35,8 +35,7 @@ Napi::Promise AsyncQuery::queue() {
   return p;
 }
 
-Napi::Promise AsyncQuery::Builder(Napi::Env env, Database* db, std::vector<uint8_t> request, Shape shape,
-                                  uint64_t id) {
+Napi::Promise AsyncQuery::Builder(Napi::Env env, Database* db, std::vector<uint8_t> request, Shape shape, uint64_t id) {
   auto* w = new AsyncQuery(env, db, Kind::Decoded, std::move(request));
   w->shape_ = shape;
   w->id_ = id;
@@ -59,7 +58,8 @@ void AsyncQuery::Execute() {
   // An empty vector's data() may be null, which the shim reads as "req is
   // NULL": an empty request gets a valid pointer to nothing (see bytes_arg).
   static const uint8_t no_bytes[1] = {};
-  std::span<const uint8_t> req = request_.empty() ? std::span<const uint8_t>(no_bytes, 0) : std::span<const uint8_t>(request_);
+  std::span<const uint8_t> req =
+      request_.empty() ? std::span<const uint8_t>(no_bytes, 0) : std::span<const uint8_t>(request_);
   auto n = db_->db_.query_to(req, response_);
   if (!n) {
     code_ = n.error().code();
@@ -96,16 +96,15 @@ void AsyncQuery::settle(Napi::Env env) {
   std::span<const uint8_t> resp(response_.data(), response_len_);
   try {
     switch (kind_) {
-      case Kind::Decoded:
-      {
+      case Kind::Decoded: {
         Decoded d = decode_response(env, a, resp, shape_, id_);
-        if (d.failed) deferred_.Reject(d.value);
-        else deferred_.Resolve(d.value);
+        if (d.failed)
+          deferred_.Reject(d.value);
+        else
+          deferred_.Resolve(d.value);
         return;
       }
-      case Kind::Raw:
-        deferred_.Resolve(Napi::Buffer<uint8_t>::Copy(env, resp.data(), resp.size()));
-        return;
+      case Kind::Raw: deferred_.Resolve(Napi::Buffer<uint8_t>::Copy(env, resp.data(), resp.size())); return;
       case Kind::Into: {
         Napi::Value t = target_ref_.Value();
         size_t cap = 0;

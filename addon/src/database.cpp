@@ -41,17 +41,13 @@ std::span<uint8_t> bytes_arg(const Napi::Value& v, const char* what) {
 }  // namespace
 
 Napi::Function Database::Init(Napi::Env env, Addon& addon) {
-  Napi::Function ctor = DefineClass(env, "Database",
-      {InstanceMethod<&Database::Close>("close"),
-       InstanceAccessor<&Database::IsOpen>("isOpen"),
-       InstanceMethod<&Database::Execute>("execute"),
-       InstanceMethod<&Database::ExecuteAsync>("executeAsync"),
-       InstanceMethod<&Database::QueryRaw>("queryRaw"),
-       InstanceMethod<&Database::QueryRawAsync>("queryRawAsync"),
-       InstanceMethod<&Database::QueryInto>("queryInto"),
-       InstanceMethod<&Database::QueryIntoAsync>("queryIntoAsync"),
-       InstanceMethod<&Database::TakePending>("takePending"),
-       InstanceMethod<&Database::Exec>("exec"),
+  Napi::Function ctor = DefineClass(
+      env, "Database",
+      {InstanceMethod<&Database::Close>("close"), InstanceAccessor<&Database::IsOpen>("isOpen"),
+       InstanceMethod<&Database::Execute>("execute"), InstanceMethod<&Database::ExecuteAsync>("executeAsync"),
+       InstanceMethod<&Database::QueryRaw>("queryRaw"), InstanceMethod<&Database::QueryRawAsync>("queryRawAsync"),
+       InstanceMethod<&Database::QueryInto>("queryInto"), InstanceMethod<&Database::QueryIntoAsync>("queryIntoAsync"),
+       InstanceMethod<&Database::TakePending>("takePending"), InstanceMethod<&Database::Exec>("exec"),
        InstanceMethod<&Database::Counters>("counters")});
   addon.database_ctor = Napi::Persistent(ctor);
   return ctor;
@@ -236,7 +232,9 @@ Napi::Value Database::TakePending(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   check_open(env);
   auto target = bytes_arg(info[0], "takePending(target)");
-  if (pending_.empty()) Addon::of(env).throw_dal_error(DALSHIM_E_MISUSE, "no pending response: takePending() follows a queryInto() whose target was too small");
+  if (pending_.empty())
+    Addon::of(env).throw_dal_error(
+        DALSHIM_E_MISUSE, "no pending response: takePending() follows a queryInto() whose target was too small");
   const size_t n = pending_.size();
   if (n <= target.size()) {
     std::memcpy(target.data(), pending_.data(), n);

@@ -62,9 +62,9 @@ class Database : public Napi::ObjectWrap<Database> {
   void close_handle(Napi::Env env);
 
   dalshim::Database db_;
-  bool closed_ = false;   // as JS sees it
-  int in_flight_ = 0;     // async queries not yet completed
-  uint64_t next_id_ = 1;  // request ids of builder queries
+  bool closed_ = false;           // as JS sees it
+  int in_flight_ = 0;             // async queries not yet completed
+  uint64_t next_id_ = 1;          // request ids of builder queries
   std::vector<uint8_t> pending_;  // a queryInto response waiting for takePending()
   uint64_t queries_ = 0, request_bytes_ = 0, response_bytes_ = 0;
 };

@@ -151,15 +151,21 @@ Decoded decode_response(Napi::Env env, const Addon& addon, std::span<const uint8
   const dalshim::ResponseView& r = *parsed;
   Converter conv(env, addon);
   if (r.id() != expected_id) {
-    return {conv.bad("response id " + std::to_string(r.id()) + " does not answer request " + std::to_string(expected_id)).Value(), true};
+    return {
+        conv.bad("response id " + std::to_string(r.id()) + " does not answer request " + std::to_string(expected_id))
+            .Value(),
+        true};
   }
   if (r.kind() == dalshim::ResponseKind::SqlError) {
-    return {addon.dal_error(DALSHIM_E_SQL, std::string(r.error()), static_cast<int64_t>(r.id()), r.sqlite_code()), true};
+    return {addon.dal_error(DALSHIM_E_SQL, std::string(r.error()), static_cast<int64_t>(r.id()), r.sqlite_code()),
+            true};
   }
   const bool want_rows = shape != Shape::Exec;
   if (want_rows != (r.kind() == dalshim::ResponseKind::Rows)) {
     return {conv.bad(std::string("expected ") + (want_rows ? "rows {i,c,r}" : "an exec result {i,ra,li}") + ", got " +
-                     kind_name(r.kind())).Value(), true};
+                     kind_name(r.kind()))
+                .Value(),
+            true};
   }
   if (shape == Shape::Exec) {
     Napi::Object o = Napi::Object::New(env);

@@ -123,14 +123,19 @@ void JsEncoder::write(napi_value v, int depth) {
       double d;
       DALKIT_NAPI(env_, napi_get_value_double(env_, v, &d));
       if (!std::isfinite(d)) {
-        refuse(std::string("non-finite number ") + (std::isnan(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity") +
+        refuse(std::string("non-finite number ") +
+               (std::isnan(d) ? "NaN"
+                : d > 0       ? "Infinity"
+                              : "-Infinity") +
                " cannot be encoded");
       }
       // Number.isSafeInteger(d): the smallest int form, as msgpack-c and
       // ffi/codec.js write it (-0 is the integer 0, as there).
       if (std::trunc(d) == d && std::fabs(d) <= kMaxSafe) {
-        if (d >= 0) out_.uint64(static_cast<uint64_t>(d));
-        else out_.int64(static_cast<int64_t>(d));
+        if (d >= 0)
+          out_.uint64(static_cast<uint64_t>(d));
+        else
+          out_.int64(static_cast<int64_t>(d));
       } else {
         out_.float64(d);
       }
@@ -142,8 +147,10 @@ void JsEncoder::write(napi_value v, int depth) {
       bool lossless = false;
       DALKIT_NAPI(env_, napi_get_value_bigint_int64(env_, v, &i, &lossless));
       if (lossless) {
-        if (i >= 0) out_.uint64(static_cast<uint64_t>(i));
-        else out_.int64(i);
+        if (i >= 0)
+          out_.uint64(static_cast<uint64_t>(i));
+        else
+          out_.int64(i);
         return;
       }
       uint64_t u;
@@ -176,7 +183,8 @@ void JsEncoder::write(napi_value v, int depth) {
     size_t length = 0;
     void* data = nullptr;
     DALKIT_NAPI(env_, napi_get_typedarray_info(env_, v, &type, &length, &data, nullptr, nullptr));
-    if (type != napi_uint8_array) refuse(describe(v) + " cannot be encoded (plain objects, arrays and Uint8Array only)");
+    if (type != napi_uint8_array)
+      refuse(describe(v) + " cannot be encoded (plain objects, arrays and Uint8Array only)");
     if (length > UINT32_MAX) refuse("a Uint8Array larger than 4 GiB cannot be encoded");
     out_.bin(std::span<const uint8_t>(static_cast<const uint8_t*>(data), length));
     return;
@@ -254,7 +262,8 @@ void JsEncoder::write_object(napi_value v, int depth) {
       DALKIT_NAPI(env_, napi_typeof(env_, proto, &pt));
       if (pt != napi_null) DALKIT_NAPI(env_, napi_strict_equals(env_, proto, object_prototype_, &plain));
     }
-    if (pt != napi_null && !plain) refuse(describe(v) + " cannot be encoded (plain objects, arrays and Uint8Array only)");
+    if (pt != napi_null && !plain)
+      refuse(describe(v) + " cannot be encoded (plain objects, arrays and Uint8Array only)");
   }
   enter(v, depth);
   // Object.keys(v) itself: own, enumerable, string keys (integer-like
@@ -327,11 +336,10 @@ std::string JsEncoder::describe(napi_value object) {
   napi_valuetype t;
   if (napi_get_undefined(env_, &undefined_value) == napi_ok &&
       napi_call_function(env_, undefined_value, object_get_prototype_of_, 1, &object, &proto) == napi_ok &&
-      napi_typeof(env_, proto, &t) == napi_ok &&
-      t == napi_object && napi_get_named_property(env_, proto, "constructor", &ctor) == napi_ok &&
-      napi_typeof(env_, ctor, &t) == napi_ok && t == napi_function &&
-      napi_get_named_property(env_, ctor, "name", &name) == napi_ok && napi_typeof(env_, name, &t) == napi_ok &&
-      t == napi_string) {
+      napi_typeof(env_, proto, &t) == napi_ok && t == napi_object &&
+      napi_get_named_property(env_, proto, "constructor", &ctor) == napi_ok && napi_typeof(env_, ctor, &t) == napi_ok &&
+      t == napi_function && napi_get_named_property(env_, ctor, "name", &name) == napi_ok &&
+      napi_typeof(env_, name, &t) == napi_ok && t == napi_string) {
     std::string s = utf8(name);
     if (!s.empty()) return s;
   }
@@ -367,8 +375,6 @@ std::string JsEncoder::path() const {
   return p;
 }
 
-void JsEncoder::refuse(const std::string& what) {
-  throw Napi::TypeError::New(env_, path() + ": " + what);
-}
+void JsEncoder::refuse(const std::string& what) { throw Napi::TypeError::New(env_, path() + ": " + what); }
 
 }  // namespace dalkit

@@ -52,8 +52,9 @@ Napi::Value Start(const Napi::CallbackInfo& info) {
 
 Napi::Value MarkStartup(const Napi::CallbackInfo& info) {
   const char* fn = "monitor.markStartup";
-  return Num(info.Env(), checked(info.Env(), "dalmon_mark_startup",
-                                 dalmon_mark_startup(int_arg(info, 0, fn), int_arg(info, 1, fn), int_arg(info, 2, fn))));
+  return Num(info.Env(),
+             checked(info.Env(), "dalmon_mark_startup",
+                     dalmon_mark_startup(int_arg(info, 0, fn), int_arg(info, 1, fn), int_arg(info, 2, fn))));
 }
 
 // sample(run, queries, jsHeapUsed, jsHeapTotal, jsExternal, jsArrayBuffers)
@@ -83,7 +84,8 @@ Napi::Value RecordLatencies(const Napi::CallbackInfo& info) {
     double d = ns[i];
     batch[i] = std::isfinite(d) ? static_cast<int64_t>(d) : -1;  // -1: rejected by the monitor
   }
-  return Num(env, checked(env, "dalmon_record_latencies_ns", dalmon_record_latencies_ns(run, batch.data(), batch.size())));
+  return Num(env,
+             checked(env, "dalmon_record_latencies_ns", dalmon_record_latencies_ns(run, batch.data(), batch.size())));
 }
 
 // count(run, queries, bytesIn, bytesOut, errors)
@@ -96,7 +98,8 @@ Napi::Value Count(const Napi::CallbackInfo& info) {
 
 Napi::Value Fail(const Napi::CallbackInfo& info) {
   std::string reason = string_arg(info, 1, "monitor.fail");
-  return Num(info.Env(), checked(info.Env(), "dalmon_fail", dalmon_fail(int_arg(info, 0, "monitor.fail"), reason.c_str())));
+  return Num(info.Env(),
+             checked(info.Env(), "dalmon_fail", dalmon_fail(int_arg(info, 0, "monitor.fail"), reason.c_str())));
 }
 
 // markInterrupted(run, cause): the run stopped before all planned queries

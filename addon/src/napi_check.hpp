@@ -9,7 +9,7 @@
 
 #include <napi.h>
 
-#define DALKIT_NAPI(env, call)                              \
-  do {                                                      \
-    if ((call) != napi_ok) throw Napi::Error::New(env);     \
+#define DALKIT_NAPI(env, call)                          \
+  do {                                                  \
+    if ((call) != napi_ok) throw Napi::Error::New(env); \
   } while (0)

@@ -74,6 +74,7 @@ extern "C" {
 ** number in libdalshim.so means two things: DALSHIM_E_* (dalshim.h) use -1..-10
 ** (the DAL_E_* values of dal.h) and -20..-28.  dalshim_code_name() names them.
 */
+/* clang-format off */
 #define DALMON_OK            0
 #define DALMON_E_RUN      -101  /* unknown or ended run id */
 #define DALMON_E_NULL     -102  /* a required pointer is NULL */
@@ -84,11 +85,14 @@ extern "C" {
 #define DALMON_E_INTERNAL -108  /* an unexpected exception was caught; the process is intact */
 #define DALMON_E_NOMEM    -109  /* allocation failed */
 #define DALMON_E_LIMIT    -110  /* dalmon_start: too many runs alive at once (64); dalmon_end some */
+/* clang-format on */
 
 /* Exit codes returned by dalmon_finish and written in the reports. */
+/* clang-format off */
 #define DALMON_EXIT_NO_LEAK 0
 #define DALMON_EXIT_LEAK    1
 #define DALMON_EXIT_ERROR   2
+/* clang-format on */
 
 DALMON_API int32_t dalmon_version(void);
 
@@ -123,8 +127,8 @@ DALMON_API int32_t dalmon_mark_startup(int64_t run, int64_t rss_after_load, int6
 
 /* Take a sample (after forcing the runtime's GC).  Returns the sample index
 ** (>= 0; 0 is START) or a DALMON_E_* code.  queries_done must not decrease. */
-DALMON_API int32_t dalmon_sample(int64_t run, int64_t queries_done, int64_t js_heap_used,
-                                 int64_t js_heap_total, int64_t js_external, int64_t js_array_buffers);
+DALMON_API int32_t dalmon_sample(int64_t run, int64_t queries_done, int64_t js_heap_used, int64_t js_heap_total,
+                                 int64_t js_external, int64_t js_array_buffers);
 
 /* Record one latency, or count latencies at ns[0..count), in nanoseconds.
 ** Negative latencies are rejected (DALMON_E_RANGE; in a batch none is recorded). */
@@ -133,8 +137,7 @@ DALMON_API int32_t dalmon_record_latencies_ns(int64_t run, const int64_t *ns, si
 
 /* Add to the run's totals: answered queries, request bytes, response bytes,
 ** errors (failed calls and wrong answers).  Any error makes the exit code 2. */
-DALMON_API int32_t dalmon_count(int64_t run, int64_t queries, int64_t bytes_in, int64_t bytes_out,
-                                int64_t errors);
+DALMON_API int32_t dalmon_count(int64_t run, int64_t queries, int64_t bytes_in, int64_t bytes_out, int64_t errors);
 
 /* Declare the run failed with a reason (exit code 2).  reason may be NULL. */
 DALMON_API int32_t dalmon_fail(int64_t run, const char *reason);

@@ -69,6 +69,7 @@ DALSHIM_API int32_t dalshim_version(void);
 /*
 ** RESULT CODES
 */
+/* clang-format off */
 #define DALSHIM_OK                  0
 /* The DAL's codes, passed through unchanged (see dal.h). */
 #define DALSHIM_E_HANDLE           -1   /* handle was never issued (see DALSHIM_E_CLOSED) */
@@ -92,6 +93,7 @@ DALSHIM_API int32_t dalshim_version(void);
 #define DALSHIM_E_RESPONSE        -26   /* C++ API only: response is not a valid protocol response */
 #define DALSHIM_E_ARG             -27   /* an argument is out of range (negative capacity, ...) */
 #define DALSHIM_E_LOADED          -28   /* dalshim_load(path): a different library is already loaded */
+/* clang-format on */
 
 /*
 ** The name of a result code, like sqlite3_errstr(): "DAL_E_HANDLE",
@@ -240,6 +242,7 @@ DALSHIM_API int32_t dalshim_exec(int64_t h, const char *db, size_t db_len, const
 */
 #define DALSHIM_STATS_FORCE_GC 1
 
+/* clang-format off */
 #define DALSHIM_STAT_CALLS              0  /* query calls, both modes (not take_pending) */
 #define DALSHIM_STAT_REQUEST_BYTES      1  /* request bytes passed in */
 #define DALSHIM_STAT_RESPONSE_BYTES     2  /* response bytes handed out */
@@ -252,6 +255,7 @@ DALSHIM_API int32_t dalshim_exec(int64_t h, const char *db, size_t db_len, const
 #define DALSHIM_STAT_COUNT              9
 #define DALSHIM_STAT_DAL_BASE           DALSHIM_STAT_COUNT
 #define DALSHIM_STAT_TOTAL              (DALSHIM_STAT_COUNT + 13) /* + DAL_STAT_COUNT of dal.h 1.x */
+/* clang-format on */
 
 DALSHIM_API int32_t dalshim_stats(int32_t flags, int64_t *values, int32_t capacity);
 

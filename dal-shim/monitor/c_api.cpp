@@ -38,7 +38,7 @@ T fail(int32_t code, std::string msg) {
 
 // Lock-free (RunRegistry): the hot-path calls below pay two atomic adds.
 template <typename T>
-RunRegistry::RunLease lookup(int64_t run, T &err) {
+RunRegistry::RunLease lookup(int64_t run, T& err) {
   auto m = RunRegistry::instance().find(run);
   if (!m) err = fail<T>(DALMON_E_RUN, "unknown run id " + std::to_string(run));
   return m;
@@ -46,19 +46,19 @@ RunRegistry::RunLease lookup(int64_t run, T &err) {
 
 // Run body, translating exceptions into codes.
 template <typename T, typename F>
-T guarded(F &&body) noexcept {
+T guarded(F&& body) noexcept {
   try {
     return body();
-  } catch (const std::bad_alloc &) {
+  } catch (const std::bad_alloc&) {
     return fail<T>(DALMON_E_NOMEM, "out of memory");
-  } catch (const std::exception &e) {
+  } catch (const std::exception& e) {
     return fail<T>(DALMON_E_INTERNAL, std::string("internal error: ") + e.what());
   } catch (...) {
     return fail<T>(DALMON_E_INTERNAL, "internal error");
   }
 }
 
-int64_t copy_report(const std::string &s, char *buf, size_t cap) {
+int64_t copy_report(const std::string& s, char* buf, size_t cap) {
   size_t n = s.size();
   if (n > cap) return static_cast<int64_t>(n);
   if (buf == nullptr) {
@@ -71,7 +71,7 @@ int64_t copy_report(const std::string &s, char *buf, size_t cap) {
 }
 
 template <bool Json>
-int64_t report(int64_t run, char *buf, size_t cap) {
+int64_t report(int64_t run, char* buf, size_t cap) {
   return guarded<int64_t>([&]() -> int64_t {
     int64_t err = 0;
     auto m = lookup(run, err);
@@ -88,16 +88,15 @@ extern "C" {
 
 DALMON_API int32_t dalmon_version(void) { return DALMON_VERSION_NUMBER; }
 
-DALMON_API const char *dalmon_last_error(void) { return t_error.c_str(); }
+DALMON_API const char* dalmon_last_error(void) { return t_error.c_str(); }
 
 DALMON_API int32_t dalmon_last_error_code(void) { return t_code; }
 
-DALMON_API int64_t dalmon_start(const char *params_kv) {
+DALMON_API int64_t dalmon_start(const char* params_kv) {
   return guarded<int64_t>([&]() -> int64_t {
     dalmon::RunParams p;
     std::string err;
-    if (!dalmon::parse_run_params(params_kv ? params_kv : "", p, err))
-      return fail<int64_t>(DALMON_E_PARAMS, err);
+    if (!dalmon::parse_run_params(params_kv ? params_kv : "", p, err)) return fail<int64_t>(DALMON_E_PARAMS, err);
     int64_t id = RunRegistry::instance().add(std::make_unique<Monitor>(std::move(p)));
     if (id == 0)
       return fail<int64_t>(DALMON_E_LIMIT, "too many runs alive (" + std::to_string(RunRegistry::kSlots) +
@@ -116,8 +115,8 @@ DALMON_API int32_t dalmon_mark_startup(int64_t run, int64_t rss_after_load, int6
   });
 }
 
-DALMON_API int32_t dalmon_sample(int64_t run, int64_t queries_done, int64_t js_heap_used,
-                                 int64_t js_heap_total, int64_t js_external, int64_t js_array_buffers) {
+DALMON_API int32_t dalmon_sample(int64_t run, int64_t queries_done, int64_t js_heap_used, int64_t js_heap_total,
+                                 int64_t js_external, int64_t js_array_buffers) {
   return guarded<int32_t>([&]() -> int32_t {
     int32_t err = 0;
     auto m = lookup(run, err);
@@ -141,7 +140,7 @@ DALMON_API int32_t dalmon_record_latency_ns(int64_t run, int64_t ns) {
   });
 }
 
-DALMON_API int32_t dalmon_record_latencies_ns(int64_t run, const int64_t *ns, size_t count) {
+DALMON_API int32_t dalmon_record_latencies_ns(int64_t run, const int64_t* ns, size_t count) {
   return guarded<int32_t>([&]() -> int32_t {
     int32_t err = 0;
     auto m = lookup(run, err);
@@ -156,8 +155,7 @@ DALMON_API int32_t dalmon_record_latencies_ns(int64_t run, const int64_t *ns, si
   });
 }
 
-DALMON_API int32_t dalmon_count(int64_t run, int64_t queries, int64_t bytes_in, int64_t bytes_out,
-                                int64_t errors) {
+DALMON_API int32_t dalmon_count(int64_t run, int64_t queries, int64_t bytes_in, int64_t bytes_out, int64_t errors) {
   return guarded<int32_t>([&]() -> int32_t {
     int32_t err = 0;
     auto m = lookup(run, err);
@@ -169,7 +167,7 @@ DALMON_API int32_t dalmon_count(int64_t run, int64_t queries, int64_t bytes_in, 
   });
 }
 
-DALMON_API int32_t dalmon_fail(int64_t run, const char *reason) {
+DALMON_API int32_t dalmon_fail(int64_t run, const char* reason) {
   return guarded<int32_t>([&]() -> int32_t {
     int32_t err = 0;
     auto m = lookup(run, err);
@@ -179,7 +177,7 @@ DALMON_API int32_t dalmon_fail(int64_t run, const char *reason) {
   });
 }
 
-DALMON_API int32_t dalmon_mark_interrupted(int64_t run, const char *cause) {
+DALMON_API int32_t dalmon_mark_interrupted(int64_t run, const char* cause) {
   return guarded<int32_t>([&]() -> int32_t {
     int32_t err = 0;
     auto m = lookup(run, err);
@@ -199,19 +197,19 @@ DALMON_API int32_t dalmon_finish(int64_t run) {
   });
 }
 
-DALMON_API int64_t dalmon_report_text(int64_t run, char *buf, size_t cap) { return report<false>(run, buf, cap); }
+DALMON_API int64_t dalmon_report_text(int64_t run, char* buf, size_t cap) { return report<false>(run, buf, cap); }
 
-DALMON_API int64_t dalmon_report_json(int64_t run, char *buf, size_t cap) { return report<true>(run, buf, cap); }
+DALMON_API int64_t dalmon_report_json(int64_t run, char* buf, size_t cap) { return report<true>(run, buf, cap); }
 
-DALMON_API int32_t dalmon_write_json(int64_t run, const char *path) {
+DALMON_API int32_t dalmon_write_json(int64_t run, const char* path) {
   return guarded<int32_t>([&]() -> int32_t {
     int32_t err = 0;
     auto m = lookup(run, err);
     if (!m) return err;
     if (!path) return fail<int32_t>(DALMON_E_NULL, "path is NULL");
     if (!m->finished()) return fail<int32_t>(DALMON_E_STATE, "call dalmon_finish before writing the report");
-    const std::string &json = m->json_report();
-    std::FILE *f = std::fopen(path, "we");
+    const std::string& json = m->json_report();
+    std::FILE* f = std::fopen(path, "we");
     if (!f) return fail<int32_t>(DALMON_E_IO, std::string("cannot open ") + path + ": " + std::strerror(errno));
     size_t w = std::fwrite(json.data(), 1, json.size(), f);
     int werr = errno;

@@ -16,21 +16,21 @@ std::string grouped(int64_t v) {
   return neg ? "-" + out : out;
 }
 
-std::string mib_grouped(double bytes) {
-  return grouped(static_cast<int64_t>(std::floor(bytes / (1024.0 * 1024.0))));
-}
+std::string mib_grouped(double bytes) { return grouped(static_cast<int64_t>(std::floor(bytes / (1024.0 * 1024.0)))); }
 
 std::string duration_text(double seconds) {
   if (seconds < 0) seconds = 0;
   int64_t ms = static_cast<int64_t>(std::llround(seconds * 1000.0));
   long long h = ms / 3600000, m = (ms / 60000) % 60, s = (ms / 1000) % 60, frac = ms % 1000;
   char buf[64];
-  if (h) std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld.%03lld", h, m, s, frac);
-  else std::snprintf(buf, sizeof buf, "%lld:%02lld.%03lld", m, s, frac);
+  if (h)
+    std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld.%03lld", h, m, s, frac);
+  else
+    std::snprintf(buf, sizeof buf, "%lld:%02lld.%03lld", m, s, frac);
   return buf;
 }
 
-std::string format_double(const char *printf_format, double v) {
+std::string format_double(const char* printf_format, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, printf_format, v);
   return buf;

@@ -20,6 +20,6 @@ std::string mib_grouped(double bytes);
 std::string duration_text(double seconds);
 
 // printf of one double, for short fixed formats ("%.1f MB").
-std::string format_double(const char *printf_format, double v);
+std::string format_double(const char* printf_format, double v);
 
 }  // namespace dalmon

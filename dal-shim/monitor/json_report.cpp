@@ -7,9 +7,9 @@
 namespace dalmon {
 
 namespace {
-const char *unit_name(Unit u) { return u == Unit::Bytes ? "bytes" : "count"; }
+const char* unit_name(Unit u) { return u == Unit::Bytes ? "bytes" : "count"; }
 
-void summary_object(JsonWriter &w, const SeriesSummary &s) {
+void summary_object(JsonWriter& w, const SeriesSummary& s) {
   w.begin_object();
   w.key("available").value(s.available);
   if (s.available) {
@@ -21,10 +21,12 @@ void summary_object(JsonWriter &w, const SeriesSummary &s) {
     // No sample after warm-up: there is no growth or slope to report, and a
     // made-up 0 would read as "flat".
     const bool post = s.post_warmup_samples > 0;
-    auto post_value = [&](const char *k, double v) -> void {
+    auto post_value = [&](const char* k, double v) -> void {
       w.key(k);
-      if (post) w.value(v);
-      else w.null();
+      if (post)
+        w.value(v);
+      else
+        w.null();
     };
     post_value("warmup_end_queries", s.warmup_queries);
     post_value("warmup_end_value", s.warmup_value);
@@ -35,8 +37,7 @@ void summary_object(JsonWriter &w, const SeriesSummary &s) {
 }
 }  // namespace
 
-std::string JsonReport::render(const RunParams &p, const std::vector<Sample> &samples,
-                               const RunResult &r) {
+std::string JsonReport::render(const RunParams& p, const std::vector<Sample>& samples, const RunResult& r) {
   JsonWriter w;
   w.begin_object();
   w.key("schema").value("dalkit-stress-report");
@@ -62,14 +63,14 @@ std::string JsonReport::render(const RunParams &p, const std::vector<Sample> &sa
   w.key("ns_to_first_query").maybe(r.startup.ns_to_first_query);
   w.end_object();
 
-  const RunCounts &c = r.counts;
+  const RunCounts& c = r.counts;
   w.key("counts").begin_object();
   w.key("queries").value(c.queries);
   w.key("bytes_in").value(c.bytes_in);
   w.key("bytes_out").value(c.bytes_out);
   w.key("errors").value(c.errors);
-  w.key("data_transferred_mib").value((static_cast<double>(c.bytes_in) + static_cast<double>(c.bytes_out)) /
-                                      (1024.0 * 1024.0));
+  w.key("data_transferred_mib")
+      .value((static_cast<double>(c.bytes_in) + static_cast<double>(c.bytes_out)) / (1024.0 * 1024.0));
   w.end_object();
 
   w.key("timing").begin_object();
@@ -80,7 +81,7 @@ std::string JsonReport::render(const RunParams &p, const std::vector<Sample> &sa
   w.key("queries_per_second").value(r.queries_per_second);
   w.end_object();
 
-  const LatencySummary &l = r.latency;
+  const LatencySummary& l = r.latency;
   w.key("latency_ns").begin_object();
   w.key("count").value(l.count);
   if (l.count > 0) {
@@ -98,7 +99,7 @@ std::string JsonReport::render(const RunParams &p, const std::vector<Sample> &sa
   // per non-empty bin, ascending (latency_histogram.hpp, LatencySummary::bins).
   w.key("latency_histogram").begin_object();
   w.key("buckets").begin_array();
-  for (const LatencyBin &b : l.bins) {
+  for (const LatencyBin& b : l.bins) {
     w.begin_array().value(b.low).value(b.high).value(static_cast<int64_t>(b.count)).end_array();
   }
   w.end_array();
@@ -107,14 +108,14 @@ std::string JsonReport::render(const RunParams &p, const std::vector<Sample> &sa
   // Metric names and units once, so a consumer need not hard-code them.
   w.key("metrics").begin_array();
   for (int m = 0; m < kMetricCount; ++m) {
-    const MetricInfo &mi = metric_info(static_cast<Metric>(m));
+    const MetricInfo& mi = metric_info(static_cast<Metric>(m));
     w.begin_object().key("name").value(mi.name).key("unit").value(unit_name(mi.unit)).end_object();
   }
   w.end_array();
 
   w.key("samples").begin_array();
   for (size_t i = 0; i < samples.size(); ++i) {
-    const Sample &s = samples[i];
+    const Sample& s = samples[i];
     w.begin_object();
     w.key("index").value(static_cast<int64_t>(i));
     w.key("kind").value(i == 0 ? "start" : (i + 1 == samples.size() ? "end" : "iteration"));
@@ -135,8 +136,8 @@ std::string JsonReport::render(const RunParams &p, const std::vector<Sample> &sa
   w.end_object();
 
   w.key("layers").begin_array();
-  for (const LayerVerdict &v : r.layers) {
-    const LayerInfo &li = layer_info(v.layer);
+  for (const LayerVerdict& v : r.layers) {
+    const LayerInfo& li = layer_info(v.layer);
     w.begin_object();
     w.key("layer").value(li.name);
     w.key("metric").value(metric_info(li.metric).name);
@@ -167,8 +168,10 @@ std::string JsonReport::render(const RunParams &p, const std::vector<Sample> &sa
   w.key("queries_answered").value(r.answered);
   w.key("interrupted").value(r.interrupted);
   w.key("interrupt_cause");
-  if (r.interrupted && !r.interrupt_cause.empty()) w.value(r.interrupt_cause);
-  else w.null();
+  if (r.interrupted && !r.interrupt_cause.empty())
+    w.value(r.interrupt_cause);
+  else
+    w.null();
   w.key("partial").value(r.partial);
   w.key("span").begin_object();  // the samples growth and slope are measured over
   w.key("samples").value(static_cast<int64_t>(r.post_warmup_samples));
@@ -181,10 +184,10 @@ std::string JsonReport::render(const RunParams &p, const std::vector<Sample> &sa
   }
   w.end_object();
   w.key("leaking_layers").begin_array();
-  for (const auto &n : r.leaking_layers) w.value(n);
+  for (const auto& n : r.leaking_layers) w.value(n);
   w.end_array();
   w.key("errors").begin_array();
-  for (const auto &e : r.errors) w.value(e);
+  for (const auto& e : r.errors) w.value(e);
   w.end_array();
   w.end_object();
 

@@ -17,8 +17,7 @@ class JsonReport {
  public:
   static constexpr int kSchemaVersion = DALMON_REPORT_SCHEMA_VERSION;  // one definition, in the C header
 
-  static std::string render(const RunParams &params, const std::vector<Sample> &samples,
-                            const RunResult &result);
+  static std::string render(const RunParams& params, const std::vector<Sample>& samples, const RunResult& result);
 };
 
 }  // namespace dalmon

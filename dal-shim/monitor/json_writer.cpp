@@ -23,14 +23,14 @@ void JsonWriter::before_value() {
   }
 }
 
-JsonWriter &JsonWriter::begin_object() {
+JsonWriter& JsonWriter::begin_object() {
   before_value();
   out_ += '{';
   stack_.push_back({true, true});
   return *this;
 }
 
-JsonWriter &JsonWriter::end_object() {
+JsonWriter& JsonWriter::end_object() {
   bool empty = stack_.back().empty;
   stack_.pop_back();
   if (!empty) newline();
@@ -38,14 +38,14 @@ JsonWriter &JsonWriter::end_object() {
   return *this;
 }
 
-JsonWriter &JsonWriter::begin_array() {
+JsonWriter& JsonWriter::begin_array() {
   before_value();
   out_ += '[';
   stack_.push_back({false, true});
   return *this;
 }
 
-JsonWriter &JsonWriter::end_array() {
+JsonWriter& JsonWriter::end_array() {
   bool empty = stack_.back().empty;
   stack_.pop_back();
   if (!empty) newline();
@@ -53,7 +53,7 @@ JsonWriter &JsonWriter::end_array() {
   return *this;
 }
 
-JsonWriter &JsonWriter::key(std::string_view k) {
+JsonWriter& JsonWriter::key(std::string_view k) {
   if (!stack_.back().empty) out_ += ',';
   stack_.back().empty = false;
   newline();
@@ -64,7 +64,7 @@ JsonWriter &JsonWriter::key(std::string_view k) {
   return *this;
 }
 
-JsonWriter &JsonWriter::value(std::string_view s) {
+JsonWriter& JsonWriter::value(std::string_view s) {
   before_value();
   out_ += '"';
   escape_into(out_, s);
@@ -72,13 +72,13 @@ JsonWriter &JsonWriter::value(std::string_view s) {
   return *this;
 }
 
-JsonWriter &JsonWriter::value(int64_t v) {
+JsonWriter& JsonWriter::value(int64_t v) {
   before_value();
   out_ += std::to_string(v);
   return *this;
 }
 
-JsonWriter &JsonWriter::value(double v) {
+JsonWriter& JsonWriter::value(double v) {
   if (!std::isfinite(v)) return null();
   before_value();
   char buf[32];
@@ -89,21 +89,21 @@ JsonWriter &JsonWriter::value(double v) {
   return *this;
 }
 
-JsonWriter &JsonWriter::value(bool v) {
+JsonWriter& JsonWriter::value(bool v) {
   before_value();
   out_ += v ? "true" : "false";
   return *this;
 }
 
-JsonWriter &JsonWriter::null() {
+JsonWriter& JsonWriter::null() {
   before_value();
   out_ += "null";
   return *this;
 }
 
-void JsonWriter::escape_into(std::string &out, std::string_view s) {
-  static const char *hex = "0123456789abcdef";
-  const auto *p = reinterpret_cast<const unsigned char *>(s.data());
+void JsonWriter::escape_into(std::string& out, std::string_view s) {
+  static const char* hex = "0123456789abcdef";
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
   size_t n = s.size();
   for (size_t i = 0; i < n;) {
     unsigned char c = p[i];
@@ -132,19 +132,28 @@ void JsonWriter::escape_into(std::string &out, std::string_view s) {
     // a runtime name or error message from a foreign library may be anything.
     int len = 0;
     uint32_t cp = 0;
-    if (c >= 0xC2 && c <= 0xDF) { len = 2; cp = c & 0x1F; }
-    else if (c >= 0xE0 && c <= 0xEF) { len = 3; cp = c & 0x0F; }
-    else if (c >= 0xF0 && c <= 0xF4) { len = 4; cp = c & 0x07; }
+    if (c >= 0xC2 && c <= 0xDF) {
+      len = 2;
+      cp = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      len = 3;
+      cp = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = 4;
+      cp = c & 0x07;
+    }
     bool ok = len > 0 && i + len <= n;
     for (int k = 1; ok && k < len; ++k) {
-      if ((p[i + k] & 0xC0) != 0x80) ok = false;
-      else cp = (cp << 6) | (p[i + k] & 0x3F);
+      if ((p[i + k] & 0xC0) != 0x80)
+        ok = false;
+      else
+        cp = (cp << 6) | (p[i + k] & 0x3F);
     }
-    if (ok && ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-               (len == 4 && (cp < 0x10000 || cp > 0x10FFFF))))
+    if (ok &&
+        ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF))))
       ok = false;
     if (ok) {
-      out.append(reinterpret_cast<const char *>(p + i), len);
+      out.append(reinterpret_cast<const char*>(p + i), len);
       i += len;
     } else {
       out += "\\ufffd";

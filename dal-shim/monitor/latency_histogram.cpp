@@ -11,34 +11,32 @@ std::atomic<unsigned> g_next_shard{0};
 // A thread keeps its shard for life: cheap (one TLS read), and a thread never
 // contends with itself.
 unsigned my_shard() noexcept {
-  thread_local unsigned shard = g_next_shard.fetch_add(1, std::memory_order_relaxed) %
-                                static_cast<unsigned>(LatencyHistogram::kShards);
+  thread_local unsigned shard =
+      g_next_shard.fetch_add(1, std::memory_order_relaxed) % static_cast<unsigned>(LatencyHistogram::kShards);
   return shard;
 }
 
-void atomic_min(std::atomic<int64_t> &a, int64_t v) noexcept {
+void atomic_min(std::atomic<int64_t>& a, int64_t v) noexcept {
   int64_t cur = a.load(std::memory_order_relaxed);
-  while (v < cur && !a.compare_exchange_weak(cur, v, std::memory_order_relaxed)) {
-  }
+  while (v < cur && !a.compare_exchange_weak(cur, v, std::memory_order_relaxed)) {}
 }
-void atomic_max(std::atomic<int64_t> &a, int64_t v) noexcept {
+void atomic_max(std::atomic<int64_t>& a, int64_t v) noexcept {
   int64_t cur = a.load(std::memory_order_relaxed);
-  while (v > cur && !a.compare_exchange_weak(cur, v, std::memory_order_relaxed)) {
-  }
+  while (v > cur && !a.compare_exchange_weak(cur, v, std::memory_order_relaxed)) {}
 }
 }  // namespace
 
 LatencyHistogram::LatencyHistogram() : shards_(new Shard[kShards]) {
   for (int s = 0; s < kShards; ++s)
-    for (auto &b : shards_[s].buckets) b.store(0, std::memory_order_relaxed);
+    for (auto& b : shards_[s].buckets) b.store(0, std::memory_order_relaxed);
 }
 
 int LatencyHistogram::bucket_of(int64_t v) noexcept {
-  if (v < kSub) return static_cast<int>(v < 0 ? 0 : v);  // exact below 128 ns
+  if (v < kSub) return static_cast<int>(v < 0 ? 0 : v);              // exact below 128 ns
   int e = 63 - __builtin_clzll(static_cast<unsigned long long>(v));  // floor(log2 v) >= kSubBits
   if (e >= kMaxExp) return kBuckets - 1;                             // clamp; max stays exact
   int shift = e - kSubBits;
-  int mant = static_cast<int>(v >> shift) - kSub;                    // 0..127
+  int mant = static_cast<int>(v >> shift) - kSub;  // 0..127
   return kSub + shift * kSub + mant;
 }
 
@@ -57,16 +55,16 @@ int64_t LatencyHistogram::bucket_high(int b) noexcept {
 
 void LatencyHistogram::record(int64_t ns) noexcept {
   if (ns < 0) ns = 0;
-  Shard &s = shards_[my_shard()];
+  Shard& s = shards_[my_shard()];
   s.buckets[bucket_of(ns)].fetch_add(1, std::memory_order_relaxed);
   s.sum.fetch_add(static_cast<uint64_t>(ns), std::memory_order_relaxed);
   atomic_min(s.min, ns);
   atomic_max(s.max, ns);
 }
 
-void LatencyHistogram::record_batch(const int64_t *ns, size_t count) noexcept {
+void LatencyHistogram::record_batch(const int64_t* ns, size_t count) noexcept {
   if (count == 0) return;
-  Shard &s = shards_[my_shard()];
+  Shard& s = shards_[my_shard()];
   uint64_t sum = 0;
   int64_t mn = INT64_MAX, mx = -1;
   for (size_t i = 0; i < count; ++i) {
@@ -81,15 +79,15 @@ void LatencyHistogram::record_batch(const int64_t *ns, size_t count) noexcept {
   atomic_max(s.max, mx);
 }
 
-void LatencyHistogram::merge(std::array<uint64_t, kBuckets> &out, uint64_t &count, uint64_t &sum,
-                             int64_t &mn, int64_t &mx) const noexcept {
+void LatencyHistogram::merge(std::array<uint64_t, kBuckets>& out, uint64_t& count, uint64_t& sum, int64_t& mn,
+                             int64_t& mx) const noexcept {
   out.fill(0);
   count = 0;
   sum = 0;
   mn = INT64_MAX;
   mx = -1;
   for (int s = 0; s < kShards; ++s) {
-    const Shard &sh = shards_[s];
+    const Shard& sh = shards_[s];
     for (int b = 0; b < kBuckets; ++b) out[b] += sh.buckets[b].load(std::memory_order_relaxed);
     sum += sh.sum.load(std::memory_order_relaxed);
     mn = std::min(mn, sh.min.load(std::memory_order_relaxed));
@@ -100,8 +98,8 @@ void LatencyHistogram::merge(std::array<uint64_t, kBuckets> &out, uint64_t &coun
   for (uint64_t c : out) count += c;
 }
 
-int64_t LatencyHistogram::percentile_of(const std::array<uint64_t, kBuckets> &b, uint64_t count,
-                                        double p, int64_t mn, int64_t mx) noexcept {
+int64_t LatencyHistogram::percentile_of(const std::array<uint64_t, kBuckets>& b, uint64_t count, double p, int64_t mn,
+                                        int64_t mx) noexcept {
   if (count == 0) return 0;
   p = std::clamp(p, 0.0, 100.0);
   // Nearest-rank definition: the smallest value with at least ceil(p% * n)
@@ -143,8 +141,8 @@ LatencySummary LatencyHistogram::summary() const {
   double m2 = 0;
   for (int i = 0; i < kBuckets; ++i) {
     if (!b[i]) continue;
-    double mid = std::clamp<double>(bucket_low(i) + (bucket_high(i) - bucket_low(i)) / 2.0,
-                                    static_cast<double>(mn), static_cast<double>(mx));
+    double mid = std::clamp<double>(bucket_low(i) + (bucket_high(i) - bucket_low(i)) / 2.0, static_cast<double>(mn),
+                                    static_cast<double>(mx));
     double d = mid - r.mean;
     m2 += d * d * static_cast<double>(b[i]);
   }

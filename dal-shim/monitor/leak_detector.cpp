@@ -7,7 +7,7 @@
 
 namespace dalmon {
 
-const char *verdict_name(VerdictStatus s) noexcept {
+const char* verdict_name(VerdictStatus s) noexcept {
   switch (s) {
     case VerdictStatus::NotAvailable: return "n/a";
     case VerdictStatus::NoLeak: return "no leak";
@@ -17,8 +17,8 @@ const char *verdict_name(VerdictStatus s) noexcept {
   return "?";
 }
 
-LayerVerdict LeakDetector::judge(Layer layer, const MetricSeries &series, const SeriesSummary &sum,
-                                 const LayerThreshold &t, int min_samples) {
+LayerVerdict LeakDetector::judge(Layer layer, const MetricSeries& series, const SeriesSummary& sum,
+                                 const LayerThreshold& t, int min_samples) {
   LayerVerdict v;
   v.layer = layer;
   v.threshold = t;
@@ -27,7 +27,7 @@ LayerVerdict LeakDetector::judge(Layer layer, const MetricSeries &series, const 
     v.reason = "metric not available";
     return v;
   }
-  const auto &pts = series.points();
+  const auto& pts = series.points();
   const size_t w = sum.first_post_warmup;
   const size_t n = static_cast<size_t>(sum.post_warmup_samples);
   // At least two points, whatever the caller asks: blocks need a minimum each.
@@ -63,13 +63,13 @@ LayerVerdict LeakDetector::judge(Layer layer, const MetricSeries &series, const 
   v.persistent = v.rising_steps >= v.needed_steps && floor_rise >= t.min_growth / 2.0;
   v.status = (v.slope_over && v.growth_over && v.persistent) ? VerdictStatus::Leak : VerdictStatus::NoLeak;
 
-  const char *unit = metric_info(layer_info(layer).metric).unit == Unit::Bytes ? " B" : "";
+  const char* unit = metric_info(layer_info(layer).metric).unit == Unit::Bytes ? " B" : "";
   char buf[256];
-  std::snprintf(buf, sizeof buf,
-                "slope %.4g%s/query %s limit %.4g%s/query; growth %.0f%s %s %.0f%s; minima rose in %d of %d blocks (need %d)",
-                sum.slope_per_query, unit, v.slope_over ? ">" : "<=", t.slope_limit, unit,
-                sum.growth_after_warmup, unit, v.growth_over ? ">=" : "<", t.min_growth, unit,
-                v.rising_steps, blocks - 1, v.needed_steps);
+  std::snprintf(
+      buf, sizeof buf,
+      "slope %.4g%s/query %s limit %.4g%s/query; growth %.0f%s %s %.0f%s; minima rose in %d of %d blocks (need %d)",
+      sum.slope_per_query, unit, v.slope_over ? ">" : "<=", t.slope_limit, unit, sum.growth_after_warmup, unit,
+      v.growth_over ? ">=" : "<", t.min_growth, unit, v.rising_steps, blocks - 1, v.needed_steps);
   v.reason = buf;
   return v;
 }

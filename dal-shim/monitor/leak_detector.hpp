@@ -12,20 +12,20 @@ namespace dalmon {
 
 enum class VerdictStatus { NotAvailable, NoLeak, Leak, Insufficient };
 
-const char *verdict_name(VerdictStatus s) noexcept;  // "n/a", "no leak", "leak", "insufficient"
+const char* verdict_name(VerdictStatus s) noexcept;  // "n/a", "no leak", "leak", "insufficient"
 
 // The verdict on one layer.  Its figures (start, end, growth, slope) are not
 // copied here: they are the layer metric's SeriesSummary in the RunResult.
 struct LayerVerdict {
   Layer layer = Layer::Rss;
   VerdictStatus status = VerdictStatus::NotAvailable;
-  bool partial = false;              // judged on an interrupted or incomplete run
+  bool partial = false;  // judged on an interrupted or incomplete run
   LayerThreshold threshold;
   std::vector<double> block_minima;  // minimum of each post-warm-up block
   int rising_steps = 0;              // block-to-block minima rises larger than the noise step
   int needed_steps = 0;              // rises required for "persistent"
   bool slope_over = false, growth_over = false, persistent = false;
-  std::string reason;                // one line, human readable
+  std::string reason;  // one line, human readable
 };
 
 class LeakDetector {
@@ -37,8 +37,8 @@ class LeakDetector {
   // Judge one layer on its metric's series and that series' summary (the
   // summary says where warm-up ends and carries slope and growth; it must be
   // series.summarize(boundary), computed once by the caller).
-  static LayerVerdict judge(Layer layer, const MetricSeries &series, const SeriesSummary &summary,
-                            const LayerThreshold &threshold, int min_samples);
+  static LayerVerdict judge(Layer layer, const MetricSeries& series, const SeriesSummary& summary,
+                            const LayerThreshold& threshold, int min_samples);
 };
 
 }  // namespace dalmon

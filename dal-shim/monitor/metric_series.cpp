@@ -39,7 +39,7 @@ SeriesSummary MetricSeries::summarize(double boundary) const noexcept {
   s.end = points_.back().value;
   double sum = 0;
   s.peak = points_.front().value;
-  for (const auto &p : points_) {
+  for (const auto& p : points_) {
     sum += p.value;
     s.peak = std::max(s.peak, p.value);
   }

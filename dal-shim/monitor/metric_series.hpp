@@ -19,17 +19,17 @@ struct SeriesPoint {
 // metric at finish; the leak rule, the text report and the JSON report all
 // read this same object, so they cannot disagree.
 struct SeriesSummary {
-  bool available = false;       // at least one sample had the metric
+  bool available = false;  // at least one sample had the metric
   double start = 0, average = 0, peak = 0, end = 0;
   // The post-warm-up part: the points from the first one at or after the
   // warm-up boundary to the last one.  Empty (0 samples) when the run ended
   // inside warm-up; the figures below are then 0 and not reported.
   int post_warmup_samples = 0;
-  size_t first_post_warmup = 0;     // index into MetricSeries::points()
-  double warmup_queries = 0;        // x of the first post-warm-up point
-  double warmup_value = 0;          // its value
-  double growth_after_warmup = 0;   // end - warmup_value
-  double slope_per_query = 0;       // least squares over the post-warm-up points
+  size_t first_post_warmup = 0;    // index into MetricSeries::points()
+  double warmup_queries = 0;       // x of the first post-warm-up point
+  double warmup_value = 0;         // its value
+  double growth_after_warmup = 0;  // end - warmup_value
+  double slope_per_query = 0;      // least squares over the post-warm-up points
 };
 
 class MetricSeries {
@@ -43,7 +43,7 @@ class MetricSeries {
     if (value >= 0) points_.push_back({queries, value});
   }
 
-  const std::vector<SeriesPoint> &points() const noexcept { return points_; }
+  const std::vector<SeriesPoint>& points() const noexcept { return points_; }
 
   // Index of the first point whose x >= boundary (the end of warm-up), or
   // points().size() if none.

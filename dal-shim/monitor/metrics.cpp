@@ -40,11 +40,11 @@ constexpr std::array<LayerInfo, kLayerCount> kLayers{{
 }};
 }  // namespace
 
-const MetricInfo &metric_info(Metric m) noexcept { return kMetrics[static_cast<int>(m)]; }
+const MetricInfo& metric_info(Metric m) noexcept { return kMetrics[static_cast<int>(m)]; }
 
-const LayerInfo &layer_info(Layer l) noexcept { return kLayers[static_cast<int>(l)]; }
+const LayerInfo& layer_info(Layer l) noexcept { return kLayers[static_cast<int>(l)]; }
 
-bool layer_from_name(std::string_view name, Layer &out) noexcept {
+bool layer_from_name(std::string_view name, Layer& out) noexcept {
   for (int i = 0; i < kLayerCount; ++i) {
     if (kLayers[i].name == name) {
       out = static_cast<Layer>(i);

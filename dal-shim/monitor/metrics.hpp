@@ -40,7 +40,7 @@ struct MetricInfo {
   Unit unit;
 };
 
-const MetricInfo &metric_info(Metric m) noexcept;
+const MetricInfo& metric_info(Metric m) noexcept;
 
 // A layer is a place where memory can leak; each is judged on one metric.
 enum class Layer : int {
@@ -62,19 +62,19 @@ struct LayerInfo {
   Metric metric;
 };
 
-const LayerInfo &layer_info(Layer l) noexcept;
+const LayerInfo& layer_info(Layer l) noexcept;
 
 // Look a layer up by name (for threshold overrides); returns false if unknown.
-bool layer_from_name(std::string_view name, Layer &out) noexcept;
+bool layer_from_name(std::string_view name, Layer& out) noexcept;
 
 // One sample point.  -1 in `values` means "not available at this point".
 struct Sample {
-  int64_t queries = 0;      // queries completed when the sample was taken (x axis)
-  double wall_s = 0;        // since the run started
-  double cpu_s = 0;         // user + system, whole process
+  int64_t queries = 0;  // queries completed when the sample was taken (x axis)
+  double wall_s = 0;    // since the run started
+  double cpu_s = 0;     // user + system, whole process
   std::array<int64_t, kMetricCount> values{};
 
-  int64_t &operator[](Metric m) noexcept { return values[static_cast<int>(m)]; }
+  int64_t& operator[](Metric m) noexcept { return values[static_cast<int>(m)]; }
   int64_t operator[](Metric m) const noexcept { return values[static_cast<int>(m)]; }
 };
 

@@ -8,13 +8,12 @@ namespace dalmon {
 
 namespace {
 int64_t unix_ms_now() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 }  // namespace
 
-Monitor::Monitor(RunParams params, NativeStatsSource *source, std::unique_ptr<ProcessProbe> probe)
+Monitor::Monitor(RunParams params, NativeStatsSource* source, std::unique_ptr<ProcessProbe> probe)
     : params_(std::move(params)),
       source_(source),
       probe_(probe ? std::move(probe) : std::make_unique<LinuxProcessProbe>()),
@@ -24,7 +23,7 @@ Monitor::Monitor(RunParams params, NativeStatsSource *source, std::unique_ptr<Pr
   proc0_ = probe_->read();
 }
 
-int64_t Monitor::sample(int64_t queries_done, const JsFigures &js, std::string &error) {
+int64_t Monitor::sample(int64_t queries_done, const JsFigures& js, std::string& error) {
   std::lock_guard lk(mu_);
   if (result_) {
     error = "run already finished";
@@ -49,7 +48,7 @@ int64_t Monitor::sample(int64_t queries_done, const JsFigures &js, std::string &
 
   // Native first: a forced Go GC may return memory to malloc/OS, and RSS
   // read after it reflects the collected state.
-  NativeStatsSource *src = source_ ? source_ : native_stats_source();
+  NativeStatsSource* src = source_ ? source_ : native_stats_source();
   NativeStats ns;
   if (src && src->read(params_.force_gc, ns)) {
     s[Metric::GoHeapInuse] = ns.go_heap_inuse;
@@ -93,12 +92,12 @@ void Monitor::mark_startup(int64_t rss_after_load, int64_t ns_to_first_query) {
   startup_.ns_to_first_query = ns_to_first_query >= 0 ? ns_to_first_query : -1;
 }
 
-void Monitor::fail(const std::string &reason) {
+void Monitor::fail(const std::string& reason) {
   std::lock_guard lk(mu_);
   failures_.push_back(reason.empty() ? std::string("driver reported a failure") : reason);
 }
 
-void Monitor::mark_interrupted(const std::string &cause) {
+void Monitor::mark_interrupted(const std::string& cause) {
   std::lock_guard lk(mu_);
   interrupted_ = true;
   if (!cause.empty()) interrupt_cause_ = cause;
@@ -109,7 +108,7 @@ bool Monitor::finished() const {
   return result_.has_value();
 }
 
-const RunResult &Monitor::finish() {
+const RunResult& Monitor::finish() {
   ProcessFigures pf = probe_->read();
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
   std::lock_guard lk(mu_);
@@ -130,14 +129,14 @@ const RunResult &Monitor::finish() {
   return *result_;
 }
 
-const std::string &Monitor::text_report() {
+const std::string& Monitor::text_report() {
   finish();  // idempotent; reports only describe a frozen run
   std::lock_guard lk(mu_);
   if (text_.empty()) text_ = TextReport::render(params_, samples_, *result_);
   return text_;
 }
 
-const std::string &Monitor::json_report() {
+const std::string& Monitor::json_report() {
   finish();
   std::lock_guard lk(mu_);
   if (json_.empty()) json_ = JsonReport::render(params_, samples_, *result_);

@@ -33,19 +33,19 @@ class Monitor {
  public:
   // source: nullptr = the process-wide one (set_native_stats_source) read at
   // each sample; probe: nullptr = LinuxProcessProbe.
-  explicit Monitor(RunParams params, NativeStatsSource *source = nullptr,
+  explicit Monitor(RunParams params, NativeStatsSource* source = nullptr,
                    std::unique_ptr<ProcessProbe> probe = nullptr);
 
-  Monitor(const Monitor &) = delete;
-  Monitor &operator=(const Monitor &) = delete;
+  Monitor(const Monitor&) = delete;
+  Monitor& operator=(const Monitor&) = delete;
 
   // Take a sample after the driver forced its runtime's GC.  queries_done
   // must not decrease.  Returns the sample index, or -1 with `error` set.
-  int64_t sample(int64_t queries_done, const JsFigures &js, std::string &error);
+  int64_t sample(int64_t queries_done, const JsFigures& js, std::string& error);
 
   // Hot path, any thread.
   void record_latency(int64_t ns) noexcept { latency_.record(ns); }
-  void record_latencies(const int64_t *ns, size_t count) noexcept { latency_.record_batch(ns, count); }
+  void record_latencies(const int64_t* ns, size_t count) noexcept { latency_.record_batch(ns, count); }
   void count(int64_t queries, int64_t bytes_in, int64_t bytes_out, int64_t errors) noexcept;
 
   // rss_after_load < 0: read this process's RSS now.
@@ -53,29 +53,29 @@ class Monitor {
 
   // Declare the run failed (a crash caught, a wrong answer, a verification
   // error).  Forces exit code 2; the message is reported.
-  void fail(const std::string &reason);
+  void fail(const std::string& reason);
 
   // Declare the run stopped early (a signal, a time limit).  Exit code 2,
   // reported as "interrupted after N queries", with a partial verdict for
   // every layer that has enough samples.  `cause` may be empty.
-  void mark_interrupted(const std::string &cause);
+  void mark_interrupted(const std::string& cause);
 
   // Freeze the run and compute the verdict.  Idempotent: later calls return
   // the same result, so a driver can call it and then print reports.
-  const RunResult &finish();
+  const RunResult& finish();
   bool finished() const;
 
   // Call finish() first (implicitly), then render once and cache, so that
   // a caller asking first for the length and then for the bytes gets the
   // very same text.
-  const std::string &text_report();
-  const std::string &json_report();
+  const std::string& text_report();
+  const std::string& json_report();
 
  private:
   RunCounts counts() const noexcept;
 
   const RunParams params_;
-  NativeStatsSource *const source_;
+  NativeStatsSource* const source_;
   std::unique_ptr<ProcessProbe> probe_;
   const std::chrono::steady_clock::time_point t0_;
   const int64_t started_unix_ms_;

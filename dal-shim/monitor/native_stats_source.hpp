@@ -17,18 +17,18 @@ namespace dalmon {
 // inventing a zero that would look like a flat, clean series.  Only the
 // figures the monitor samples are here: a field is added with its Metric.
 struct NativeStats {
-  int64_t go_heap_inuse = -1;         // DAL_STAT_GO_HEAP_INUSE
-  int64_t go_heap_alloc = -1;         // DAL_STAT_GO_HEAP_ALLOC (live bytes right after a forced GC)
-  int64_t go_gc_cycles = -1;          // DAL_STAT_GO_GC_CYCLES
-  int64_t go_sys = -1;                // DAL_STAT_GO_SYS
-  int64_t dal_buffers_live = -1;      // DAL_STAT_BUFFERS_LIVE
-  int64_t dal_buffer_bytes_live = -1; // DAL_STAT_BUFFER_BYTES_LIVE
-  int64_t sqlite_memory_used = -1;    // DAL_STAT_SQLITE_MEMORY_USED
-  int64_t sqlite_connections = -1;    // DAL_STAT_CONNECTIONS_OPEN
-  int64_t dal_statements_live = -1;   // DAL_STAT_STATEMENTS_LIVE
-  int64_t dal_planted_bytes = -1;     // DAL_STAT_PLANTED_BYTES (test-only planted leaks)
-  int64_t shim_buffers_live = -1;     // shim-owned buffers not yet released
-  int64_t shim_buffer_bytes_live = -1;// bytes held by them
+  int64_t go_heap_inuse = -1;           // DAL_STAT_GO_HEAP_INUSE
+  int64_t go_heap_alloc = -1;           // DAL_STAT_GO_HEAP_ALLOC (live bytes right after a forced GC)
+  int64_t go_gc_cycles = -1;            // DAL_STAT_GO_GC_CYCLES
+  int64_t go_sys = -1;                  // DAL_STAT_GO_SYS
+  int64_t dal_buffers_live = -1;        // DAL_STAT_BUFFERS_LIVE
+  int64_t dal_buffer_bytes_live = -1;   // DAL_STAT_BUFFER_BYTES_LIVE
+  int64_t sqlite_memory_used = -1;      // DAL_STAT_SQLITE_MEMORY_USED
+  int64_t sqlite_connections = -1;      // DAL_STAT_CONNECTIONS_OPEN
+  int64_t dal_statements_live = -1;     // DAL_STAT_STATEMENTS_LIVE
+  int64_t dal_planted_bytes = -1;       // DAL_STAT_PLANTED_BYTES (test-only planted leaks)
+  int64_t shim_buffers_live = -1;       // shim-owned buffers not yet released
+  int64_t shim_buffer_bytes_live = -1;  // bytes held by them
 };
 
 // Implemented by the shim (dal_stats + shim counters) and by test fakes.
@@ -42,14 +42,14 @@ class NativeStatsSource {
   // sampling thread only, at sample points (it may stop the Go world for tens
   // of microseconds), never per query.  Returns false if nothing could be
   // read; it must not throw (the monitor calls it under its own lock).
-  virtual bool read(bool force_gc, NativeStats &out) noexcept = 0;
+  virtual bool read(bool force_gc, NativeStats& out) noexcept = 0;
 };
 
 // Process-wide source used by every run that was not given one explicitly
 // (the C ABI path).  The pointer is not owned and must outlive every run that
 // samples through it; nullptr unregisters (native layers become "n/a").
 // Thread-safe: stored in an atomic.
-__attribute__((visibility("default"))) void set_native_stats_source(NativeStatsSource *source) noexcept;
-__attribute__((visibility("default"))) NativeStatsSource *native_stats_source() noexcept;
+__attribute__((visibility("default"))) void set_native_stats_source(NativeStatsSource* source) noexcept;
+__attribute__((visibility("default"))) NativeStatsSource* native_stats_source() noexcept;
 
 }  // namespace dalmon

@@ -11,7 +11,7 @@ namespace dalmon {
 int64_t LinuxProcessProbe::rss_bytes() noexcept {
   // statm is one short line and needs no parsing of keys, so it is the
   // cheapest source; field 2 is resident pages.
-  std::FILE *f = std::fopen("/proc/self/statm", "re");
+  std::FILE* f = std::fopen("/proc/self/statm", "re");
   if (!f) return -1;
   long long size = 0, resident = 0;
   int got = std::fscanf(f, "%lld %lld", &size, &resident);

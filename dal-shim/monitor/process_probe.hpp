@@ -6,9 +6,9 @@
 namespace dalmon {
 
 struct ProcessFigures {
-  int64_t rss = -1;           // resident set size, bytes (page-granular)
-  int64_t malloc_in_use = -1; // glibc heap bytes in use: mallinfo2 uordblks + hblkhd
-  double cpu_user_s = 0;      // getrusage(RUSAGE_SELF)
+  int64_t rss = -1;            // resident set size, bytes (page-granular)
+  int64_t malloc_in_use = -1;  // glibc heap bytes in use: mallinfo2 uordblks + hblkhd
+  double cpu_user_s = 0;       // getrusage(RUSAGE_SELF)
   double cpu_sys_s = 0;
 };
 

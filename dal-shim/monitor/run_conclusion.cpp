@@ -17,7 +17,7 @@ std::string queries_text(int64_t answered, int64_t planned) {
 
 }  // namespace
 
-RunResult conclude_run(const RunParams &p, const std::vector<Sample> &samples, RunFacts f) {
+RunResult conclude_run(const RunParams& p, const std::vector<Sample>& samples, RunFacts f) {
   RunResult r;
   r.counts = f.counts;
   r.latency = f.latency;
@@ -37,11 +37,10 @@ RunResult conclude_run(const RunParams &p, const std::vector<Sample> &samples, R
 
   // Warm-up is a share of the PLANNED run, also when the run stops early:
   // an interrupted run must not move the boundary into its own early growth.
-  const double basis = p.queries_planned > 0
-                           ? static_cast<double>(p.queries_planned)
-                           : (samples.empty() ? 0.0 : static_cast<double>(samples.back().queries));
+  const double basis = p.queries_planned > 0 ? static_cast<double>(p.queries_planned)
+                                             : (samples.empty() ? 0.0 : static_cast<double>(samples.back().queries));
   r.warmup_boundary_queries = p.warmup_share * basis;
-  auto first_post = std::find_if(samples.begin(), samples.end(), [&](const Sample &s) {
+  auto first_post = std::find_if(samples.begin(), samples.end(), [&](const Sample& s) {
     return static_cast<double>(s.queries) >= r.warmup_boundary_queries;
   });
   r.post_warmup_samples = static_cast<int>(samples.end() - first_post);
@@ -52,7 +51,7 @@ RunResult conclude_run(const RunParams &p, const std::vector<Sample> &samples, R
 
   // The one summary per metric; the verdicts below read these.
   std::array<MetricSeries, kMetricCount> series;
-  for (const Sample &s : samples)
+  for (const Sample& s : samples)
     for (int m = 0; m < kMetricCount; ++m) series[m].add(static_cast<double>(s.queries), s.values[m]);
   for (int m = 0; m < kMetricCount; ++m) r.metrics[m] = series[m].summarize(r.warmup_boundary_queries);
 
@@ -79,11 +78,10 @@ RunResult conclude_run(const RunParams &p, const std::vector<Sample> &samples, R
   // few samples proves nothing either way, and must not pass as "no leak".
   // The sentences say what is true, with numbers grouped as in the report.
   r.errors = std::move(f.failures);
-  if (r.counts.errors > 0)
-    r.errors.push_back(grouped(r.counts.errors) + " query errors or wrong answers counted");
+  if (r.counts.errors > 0) r.errors.push_back(grouped(r.counts.errors) + " query errors or wrong answers counted");
   if (r.interrupted) {
-    r.errors.push_back("interrupted" + (r.interrupt_cause.empty() ? "" : " (" + r.interrupt_cause + ")") +
-                       " after " + queries_text(r.answered, p.queries_planned));
+    r.errors.push_back("interrupted" + (r.interrupt_cause.empty() ? "" : " (" + r.interrupt_cause + ")") + " after " +
+                       queries_text(r.answered, p.queries_planned));
   } else if (!complete) {
     r.errors.push_back("missing answers: " + queries_text(r.answered, p.queries_planned) + " answered");
   }
@@ -92,12 +90,13 @@ RunResult conclude_run(const RunParams &p, const std::vector<Sample> &samples, R
   } else if (insufficient > 0) {
     std::string need = "a verdict needs at least " + std::to_string(p.min_samples) +
                        " samples after warm-up (warm-up ends at query " +
-                       grouped(std::llround(r.warmup_boundary_queries)) + "); this run has " +
-                       std::to_string(fewest);
+                       grouped(std::llround(r.warmup_boundary_queries)) + "); this run has " + std::to_string(fewest);
     // Stopped early: sampling more often would not have helped, running
     // longer would, so the advice is given only for a complete run.
-    if (complete) need += "; take samples more often (sample_every)";
-    else if (judged > 0) need += ", so " + std::to_string(insufficient) + " layers have no verdict";
+    if (complete)
+      need += "; take samples more often (sample_every)";
+    else if (judged > 0)
+      need += ", so " + std::to_string(insufficient) + " layers have no verdict";
     r.errors.push_back(need);
   }
 

@@ -29,6 +29,6 @@ struct RunFacts {
 
 // Summarize every metric once, judge every layer on those summaries, and
 // decide the exit code: 2 (error) wins over 1 (leak) over 0 (no leak).
-RunResult conclude_run(const RunParams &params, const std::vector<Sample> &samples, RunFacts facts);
+RunResult conclude_run(const RunParams& params, const std::vector<Sample>& samples, RunFacts facts);
 
 }  // namespace dalmon

@@ -20,18 +20,18 @@ constexpr double kMiB = 1024.0 * 1024.0;
 // Every byte row still catches 16 B/query over 1M queries (12.8 MB after a
 // 20 % warm-up) with at least 3x margin on the slope.
 constexpr std::array<LayerThreshold, kLayerCount> kDefaults{{
-    {1.0, 2 * kMiB},    // js_heap
-    {1.0, 2 * kMiB},    // js_external
-    {2.0, 4 * kMiB},    // rss
-    {0.5, 2 * kMiB},    // malloc
-    {0.5, 1 * kMiB},    // go_heap
-    {0.5, 1 * kMiB},    // sqlite
-    {0.0, 1},           // dal_buffers
-    {0.0, 1},           // shim_buffers
-    {0.0, 1},           // statements
+    {1.0, 2 * kMiB},  // js_heap
+    {1.0, 2 * kMiB},  // js_external
+    {2.0, 4 * kMiB},  // rss
+    {0.5, 2 * kMiB},  // malloc
+    {0.5, 1 * kMiB},  // go_heap
+    {0.5, 1 * kMiB},  // sqlite
+    {0.0, 1},         // dal_buffers
+    {0.0, 1},         // shim_buffers
+    {0.0, 1},         // statements
 }};
 
-bool parse_flag(std::string_view v, bool &out) {
+bool parse_flag(std::string_view v, bool& out) {
   if (v == "1" || v == "true") {
     out = true;
     return true;
@@ -45,15 +45,15 @@ bool parse_flag(std::string_view v, bool &out) {
 
 // Integers and numbers go through the kit's one number parser, so "1e8" or
 // "100_000_000" mean the same here as on dalstress's command line.
-bool int_in(std::string_view v, int64_t lo, int64_t hi, int64_t &out) {
+bool int_in(std::string_view v, int64_t lo, int64_t hi, int64_t& out) {
   auto i = dalkit::parse_int(v);
   if (!i || *i < lo || *i > hi) return false;
   out = *i;
   return true;
 }
 
-bool apply(RunParams &p, std::string_view key, std::string_view val, std::string &err) {
-  auto bad = [&](const char *what) {
+bool apply(RunParams& p, std::string_view key, std::string_view val, std::string& err) {
+  auto bad = [&](const char* what) {
     err = "bad value for '" + std::string(key) + "': '" + std::string(val) + "' (" + what + ")";
     return false;
   };
@@ -95,7 +95,7 @@ bool apply(RunParams &p, std::string_view key, std::string_view val, std::string
     if ((kind == "slope" || kind == "growth") && layer_from_name(key.substr(dot + 1), layer)) {
       auto d = dalkit::parse_double(val);
       if (!d || *d < 0) return bad("number >= 0");
-      auto &t = p.thresholds[static_cast<int>(layer)];
+      auto& t = p.thresholds[static_cast<int>(layer)];
       (kind == "slope" ? t.slope_limit : t.min_growth) = *d;
       return true;
     }
@@ -107,13 +107,13 @@ bool apply(RunParams &p, std::string_view key, std::string_view val, std::string
 }
 }  // namespace
 
-const std::array<LayerThreshold, kLayerCount> &default_thresholds() noexcept { return kDefaults; }
+const std::array<LayerThreshold, kLayerCount>& default_thresholds() noexcept { return kDefaults; }
 
-bool parse_run_params(std::string_view text, RunParams &out, std::string &error) {
+bool parse_run_params(std::string_view text, RunParams& out, std::string& error) {
   std::vector<dalkit::KvPair> pairs;
   if (!dalkit::parse_kv_options(text, pairs, error)) return false;
   RunParams p;
-  for (const auto &kv : pairs)
+  for (const auto& kv : pairs)
     if (!apply(p, kv.key, kv.value, error)) return false;
   if (p.sample_every == 0 && p.queries_planned > 0) p.sample_every = std::max<int64_t>(1, p.queries_planned / 100);
   out = std::move(p);

@@ -17,19 +17,19 @@ struct LayerThreshold {
 };
 
 // Defaults chosen per layer for its noise; see docs/leak-verdict.md.
-const std::array<LayerThreshold, kLayerCount> &default_thresholds() noexcept;
+const std::array<LayerThreshold, kLayerCount>& default_thresholds() noexcept;
 
 struct RunParams {
-  std::string driver = "unknown";   // e.g. "node-napi", "bun-ffi", "native"
-  std::string runtime = "";         // e.g. "node v22.11.0"
-  std::string mode = "";            // free text: "ownership=a", "threads", ...
-  int64_t queries_planned = 0;      // 0 = not known (no completeness check)
-  int64_t sample_every = 0;         // queries between samples; 0 = queries_planned / 100
-  double warmup_share = 0.2;        // first share of planned queries ignored by the slope
+  std::string driver = "unknown";  // e.g. "node-napi", "bun-ffi", "native"
+  std::string runtime = "";        // e.g. "node v22.11.0"
+  std::string mode = "";           // free text: "ownership=a", "threads", ...
+  int64_t queries_planned = 0;     // 0 = not known (no completeness check)
+  int64_t sample_every = 0;        // queries between samples; 0 = queries_planned / 100
+  double warmup_share = 0.2;       // first share of planned queries ignored by the slope
   int32_t threads = 1;
-  bool force_gc = true;             // ask the native source for a Go GC before each sample
-  bool verbose = false;             // text report also lists every sample (START, ITERATION n, END blocks)
-  int32_t min_samples = 6;          // post-warm-up samples needed for any verdict
+  bool force_gc = true;     // ask the native source for a Go GC before each sample
+  bool verbose = false;     // text report also lists every sample (START, ITERATION n, END blocks)
+  int32_t min_samples = 6;  // post-warm-up samples needed for any verdict
   std::array<LayerThreshold, kLayerCount> thresholds = default_thresholds();
 };
 
@@ -42,6 +42,6 @@ struct RunParams {
 //
 // Keys: driver runtime mode queries sample_every warmup threads force_gc
 //       verbose min_samples slope.<layer> (units/query) growth.<layer> (units)
-bool parse_run_params(std::string_view text, RunParams &out, std::string &error);
+bool parse_run_params(std::string_view text, RunParams& out, std::string& error);
 
 }  // namespace dalmon

@@ -28,11 +28,11 @@
 namespace dalmon {
 
 class RunRegistry {
-  struct alignas(64) Slot {           // one cache line each: runs do not share counters
-    std::atomic<int64_t> id{0};       // 0 = free (or being removed)
-    std::atomic<Monitor *> monitor{nullptr};
-    std::atomic<int64_t> users{0};    // RunLeases alive on this slot
-    int64_t generation = 0;           // times the slot was used; guarded by mu_
+  struct alignas(64) Slot {      // one cache line each: runs do not share counters
+    std::atomic<int64_t> id{0};  // 0 = free (or being removed)
+    std::atomic<Monitor*> monitor{nullptr};
+    std::atomic<int64_t> users{0};  // RunLeases alive on this slot
+    int64_t generation = 0;         // times the slot was used; guarded by mu_
   };
 
  public:
@@ -40,26 +40,26 @@ class RunRegistry {
   // drivers a few.  dalmon_start beyond it is DALMON_E_LIMIT.
   static constexpr int kSlots = 64;
 
-  static RunRegistry &instance();
+  static RunRegistry& instance();
 
   // Access to one run for the length of one C call.
   class RunLease {
    public:
-    RunLease(RunLease &&o) noexcept : slot_(o.slot_), monitor_(o.monitor_) { o.slot_ = nullptr; }
-    RunLease(const RunLease &) = delete;
-    RunLease &operator=(const RunLease &) = delete;
-    RunLease &operator=(RunLease &&) = delete;
+    RunLease(RunLease&& o) noexcept : slot_(o.slot_), monitor_(o.monitor_) { o.slot_ = nullptr; }
+    RunLease(const RunLease&) = delete;
+    RunLease& operator=(const RunLease&) = delete;
+    RunLease& operator=(RunLease&&) = delete;
     ~RunLease() {
       if (slot_) slot_->users.fetch_sub(1, std::memory_order_release);
     }
     explicit operator bool() const noexcept { return monitor_ != nullptr; }
-    Monitor *operator->() const noexcept { return monitor_; }
+    Monitor* operator->() const noexcept { return monitor_; }
 
    private:
     friend class RunRegistry;
-    RunLease(Slot *slot, Monitor *m) noexcept : slot_(slot), monitor_(m) {}
-    Slot *slot_;        // nullptr: holds nothing
-    Monitor *monitor_;  // nullptr: unknown id
+    RunLease(Slot* slot, Monitor* m) noexcept : slot_(slot), monitor_(m) {}
+    Slot* slot_;        // nullptr: holds nothing
+    Monitor* monitor_;  // nullptr: unknown id
   };
 
   // Lock-free, any thread.  An empty lease for an unknown or ended id.
@@ -74,7 +74,7 @@ class RunRegistry {
 
  private:
   RunRegistry() = default;
-  static bool slot_of(int64_t id, size_t &slot) noexcept;
+  static bool slot_of(int64_t id, size_t& slot) noexcept;
 
   std::array<Slot, kSlots> slots_;
   std::mutex mu_;  // add and remove only; find never takes it

@@ -29,15 +29,15 @@ struct RunCounts {
 };
 
 struct Startup {
-  int64_t rss_after_load = -1;       // bytes
+  int64_t rss_after_load = -1;  // bytes
   int64_t ns_to_first_query = -1;
 };
 
 // Everything finish() concludes.  Immutable once produced.
 struct RunResult {
-  int exit_code = 2;                 // 0 no leak, 1 leak, 2 error
-  std::string overall;               // "no leak", "leak", "error"
-  std::vector<std::string> errors;   // why exit code 2, one sentence each
+  int exit_code = 2;                // 0 no leak, 1 leak, 2 error
+  std::string overall;              // "no leak", "leak", "error"
+  std::vector<std::string> errors;  // why exit code 2, one sentence each
   std::vector<std::string> leaking_layers;
 
   // The one summary of each metric (Metric order): the verdicts, the text
@@ -48,29 +48,27 @@ struct RunResult {
   // Warm-up and the span that growth and slope are measured over: the
   // samples from the first one at or after the boundary to the last one.
   double warmup_boundary_queries = 0;
-  int post_warmup_samples = 0;       // 0: the run ended inside warm-up
-  int64_t span_first_queries = 0;    // queries at the first post-warm-up sample
-  int64_t span_last_queries = 0;     // queries at the last sample
+  int post_warmup_samples = 0;     // 0: the run ended inside warm-up
+  int64_t span_first_queries = 0;  // queries at the first post-warm-up sample
+  int64_t span_last_queries = 0;   // queries at the last sample
 
   // Completeness.  A run that answered fewer queries than planned
   // (interrupted, or stopped by the driver) still gets a verdict for each
   // layer with enough post-warm-up samples, marked partial.
-  int64_t answered = 0;              // counts.queries, or the last sample's queries if not counted
-  bool interrupted = false;          // dalmon_mark_interrupted / Monitor::mark_interrupted
-  std::string interrupt_cause;       // "" if none given
-  bool partial = false;              // at least one layer was judged on an incomplete run
+  int64_t answered = 0;         // counts.queries, or the last sample's queries if not counted
+  bool interrupted = false;     // dalmon_mark_interrupted / Monitor::mark_interrupted
+  std::string interrupt_cause;  // "" if none given
+  bool partial = false;         // at least one layer was judged on an incomplete run
 
   LatencySummary latency;
   RunCounts counts;
   Startup startup;
   int64_t started_unix_ms = 0;
   double wall_s = 0, cpu_user_s = 0, cpu_sys_s = 0;
-  double cpu_percent = 0;            // (user+sys) / wall * 100; >100 with several threads
+  double cpu_percent = 0;  // (user+sys) / wall * 100; >100 with several threads
   double queries_per_second = 0;
 
-  const SeriesSummary &summary_of(Layer l) const noexcept {
-    return metrics[static_cast<int>(layer_info(l).metric)];
-  }
+  const SeriesSummary& summary_of(Layer l) const noexcept { return metrics[static_cast<int>(layer_info(l).metric)]; }
 };
 
 }  // namespace dalmon

@@ -46,8 +46,7 @@ std::string ns_human(double ns) {
   return format_double("%.3f s", ns / 1e9);
 }
 
-std::string row(const char *f, const std::string &a, const std::string &b, const std::string &c,
-                const std::string &d) {
+std::string row(const char* f, const std::string& a, const std::string& b, const std::string& c, const std::string& d) {
   char buf[256];
   std::snprintf(buf, sizeof buf, f, a.c_str(), b.c_str(), c.c_str(), d.c_str());
   return buf;
@@ -55,7 +54,7 @@ std::string row(const char *f, const std::string &a, const std::string &b, const
 
 // The seed study's per-sample block (verbose only): one line per metric the
 // sample has, so "rss" always starts a line and blocks stay greppable.
-void sample_block(std::string &out, const std::string &title, const Sample &s) {
+void sample_block(std::string& out, const std::string& title, const Sample& s) {
   out += title + "\n";
   for (int m = 0; m < kMetricCount; ++m) {
     if (s.values[m] < 0) continue;
@@ -69,14 +68,14 @@ void sample_block(std::string &out, const std::string &title, const Sample &s) {
 
 // START, AVERAGE and END side by side: the seed study's three blocks in
 // one table, one row per metric that was ever available.
-void figures_table(std::string &out, const std::vector<Sample> &samples, const RunResult &r) {
+void figures_table(std::string& out, const std::vector<Sample>& samples, const RunResult& r) {
   out += "Memory: START at query " + grouped(samples.front().queries) + ", AVERAGE of " +
-         grouped(static_cast<int64_t>(samples.size())) + " samples, END at query " +
-         grouped(samples.back().queries) + "\n";
-  const char *f = "  %-18s %12s %12s %12s\n";
+         grouped(static_cast<int64_t>(samples.size())) + " samples, END at query " + grouped(samples.back().queries) +
+         "\n";
+  const char* f = "  %-18s %12s %12s %12s\n";
   out += row(f, "metric", "START", "AVERAGE", "END");
   for (int m = 0; m < kMetricCount; ++m) {
-    const SeriesSummary &s = r.metrics[m];
+    const SeriesSummary& s = r.metrics[m];
     if (!s.available) continue;
     const Metric metric = static_cast<Metric>(m);
     out += row(f, std::string(metric_info(metric).name), human(metric, s.start), human(metric, s.average),
@@ -84,7 +83,7 @@ void figures_table(std::string &out, const std::vector<Sample> &samples, const R
   }
 }
 
-void verdict_table(std::string &out, const RunResult &r) {
+void verdict_table(std::string& out, const RunResult& r) {
   const std::string boundary = grouped(std::llround(r.warmup_boundary_queries));
   if (r.post_warmup_samples > 0) {
     out += "Leak verdict: warm-up ends at query " + boundary + "; growth and slope after warm-up, queries " +
@@ -94,15 +93,15 @@ void verdict_table(std::string &out, const RunResult &r) {
     out += "Leak verdict: warm-up ends at query " + boundary + "; no sample after warm-up\n";
   }
   char line[256];
-  const char *f = "  %-13s %11s %11s %11s %11s %13s %12s  %s\n";
+  const char* f = "  %-13s %11s %11s %11s %11s %13s %12s  %s\n";
   std::snprintf(line, sizeof line, f, "layer", "start", "end", "growth", "min growth", "slope", "slope limit",
                 "verdict");
   out += line;
-  for (const LayerVerdict &v : r.layers) {
-    const LayerInfo &li = layer_info(v.layer);
+  for (const LayerVerdict& v : r.layers) {
+    const LayerInfo& li = layer_info(v.layer);
     const std::string name(li.name);
     const Metric m = li.metric;
-    const SeriesSummary &s = r.summary_of(v.layer);
+    const SeriesSummary& s = r.summary_of(v.layer);
     std::string verdict = verdict_name(v.status);
     if (v.partial) verdict += " (partial)";
     if (v.status == VerdictStatus::NotAvailable) {
@@ -119,13 +118,13 @@ void verdict_table(std::string &out, const RunResult &r) {
   out += "  (slope: B/q = bytes per query, /Mq = objects per million queries)\n";
 }
 
-std::string layer_list(const std::vector<std::string> &names) {
+std::string layer_list(const std::vector<std::string>& names) {
   std::string s;
-  for (const auto &n : names) s += (s.empty() ? "" : " ") + n;
+  for (const auto& n : names) s += (s.empty() ? "" : " ") + n;
   return s;
 }
 
-std::string verdict_line(const RunResult &r) {
+std::string verdict_line(const RunResult& r) {
   std::string v = "VERDICT: ";
   if (r.exit_code == 1) {
     v += "LEAK in " + layer_list(r.leaking_layers);
@@ -135,18 +134,23 @@ std::string verdict_line(const RunResult &r) {
     v += "ERROR";
     if (r.interrupted) v += ", interrupted after " + grouped(r.answered) + " queries";
     int judged = 0;
-    for (const auto &l : r.layers) judged += l.partial ? 1 : 0;
-    if (r.partial && !r.leaking_layers.empty()) v += "; partial verdict: LEAK in " + layer_list(r.leaking_layers);
-    else if (r.partial) v += "; partial verdict: no leak in the " + std::to_string(judged) + " layers judged";
-    else if (!r.leaking_layers.empty()) v += ", the run proves nothing; growth seen in " + layer_list(r.leaking_layers);
-    else if (r.interrupted) v += ", before any layer had enough samples for a verdict";
-    else v += ", the run proves nothing";
+    for (const auto& l : r.layers) judged += l.partial ? 1 : 0;
+    if (r.partial && !r.leaking_layers.empty())
+      v += "; partial verdict: LEAK in " + layer_list(r.leaking_layers);
+    else if (r.partial)
+      v += "; partial verdict: no leak in the " + std::to_string(judged) + " layers judged";
+    else if (!r.leaking_layers.empty())
+      v += ", the run proves nothing; growth seen in " + layer_list(r.leaking_layers);
+    else if (r.interrupted)
+      v += ", before any layer had enough samples for a verdict";
+    else
+      v += ", the run proves nothing";
   }
   return v + " (exit code " + std::to_string(r.exit_code) + ")\n";
 }
 }  // namespace
 
-std::string TextReport::render(const RunParams &p, const std::vector<Sample> &samples, const RunResult &r) {
+std::string TextReport::render(const RunParams& p, const std::vector<Sample>& samples, const RunResult& r) {
   std::string out;
   out += "dalkit stress run: driver " + p.driver;
   if (!p.runtime.empty()) out += ", runtime " + p.runtime;
@@ -170,14 +174,14 @@ std::string TextReport::render(const RunParams &p, const std::vector<Sample> &sa
   }
   out += "\n";
 
-  const RunCounts &c = r.counts;
+  const RunCounts& c = r.counts;
   out += "Data transferred: " + mib_grouped(static_cast<double>(c.bytes_in) + static_cast<double>(c.bytes_out)) +
          " MB (requests " + mib_grouped(static_cast<double>(c.bytes_in)) + " MB, responses " +
          mib_grouped(static_cast<double>(c.bytes_out)) + " MB)\n";
   out += "Time to end: " + duration_text(r.wall_s) + format_double(" (%.3f s)\n", r.wall_s);
   out += "Queries: " + grouped(c.queries) + ", errors: " + grouped(c.errors) + "\n";
   out += "Queries per second: " + grouped(static_cast<int64_t>(std::llround(r.queries_per_second))) + "\n";
-  const LatencySummary &l = r.latency;
+  const LatencySummary& l = r.latency;
   if (l.count > 0) {
     out += "Latency (" + grouped(l.count) + " samples): p50 " + ns_human(double(l.p50)) + ", p97.5 " +
            ns_human(double(l.p97_5)) + ", p99 " + ns_human(double(l.p99)) + ", max " + ns_human(double(l.max)) +
@@ -187,7 +191,7 @@ std::string TextReport::render(const RunParams &p, const std::vector<Sample> &sa
   }
   out += "CPU: " + format_double("%.0f%%", r.cpu_percent) + format_double(" (user %.3f s", r.cpu_user_s) +
          format_double(", system %.3f s)\n", r.cpu_sys_s);
-  const Startup &st = r.startup;
+  const Startup& st = r.startup;
   out += "Startup: RSS after load " +
          (st.rss_after_load >= 0 ? format_double("%.1f MB", double(st.rss_after_load) / kMiB) : std::string("n/a")) +
          ", time to first query " +
@@ -195,7 +199,7 @@ std::string TextReport::render(const RunParams &p, const std::vector<Sample> &sa
 
   verdict_table(out, r);
   out += "\n";
-  for (const std::string &e : r.errors) out += "ERROR: " + e + "\n";
+  for (const std::string& e : r.errors) out += "ERROR: " + e + "\n";
   out += verdict_line(r);
   return out;
 }

@@ -18,8 +18,7 @@ namespace dalmon {
 
 class TextReport {
  public:
-  static std::string render(const RunParams &params, const std::vector<Sample> &samples,
-                            const RunResult &result);
+  static std::string render(const RunParams& params, const std::vector<Sample>& samples, const RunResult& result);
 };
 
 }  // namespace dalmon

@@ -39,8 +39,8 @@ Status encode_value(const Value& v, Encoder& out) {
 Result<Value> decode_value(std::span<const uint8_t> bytes) {
   try {
     size_t off = 0;
-    msgpack::object_handle oh = msgpack::unpack(reinterpret_cast<const char*>(bytes.data()), bytes.size(), off,
-                                                nullptr, nullptr, detail::unpack_limits_for(bytes.size()));
+    msgpack::object_handle oh = msgpack::unpack(reinterpret_cast<const char*>(bytes.data()), bytes.size(), off, nullptr,
+                                                nullptr, detail::unpack_limits_for(bytes.size()));
     if (off != bytes.size())
       return detail::fail(DALSHIM_E_RESPONSE,
                           std::to_string(bytes.size() - off) + " trailing bytes after the MessagePack value");

@@ -71,8 +71,7 @@ Status Database::exec_sql(std::string_view db, std::string_view sql) const {
   // name or text gets the DAL's own answer, not DAL_E_NULL.
   const char* d = db.data() != nullptr ? db.data() : "";
   const char* s = sql.data() != nullptr ? sql.data() : "";
-  if (detail::exec_sql(lib_, handle_, d, db.size(), s, sql.size()) < 0)
-    return detail::last_error_as_error();
+  if (detail::exec_sql(lib_, handle_, d, db.size(), s, sql.size()) < 0) return detail::last_error_as_error();
   return Ok{};
 }
 

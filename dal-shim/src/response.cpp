@@ -63,8 +63,8 @@ Value to_value(const msgpack::object& o) {
       m.reserve(o.via.map.size);
       for (uint32_t i = 0; i < o.via.map.size; ++i) {
         const auto& kv = o.via.map.ptr[i];
-        std::string key = kv.key.type == msgpack::type::STR ? std::string(kv.key.via.str.ptr, kv.key.via.str.size)
-                                                            : key_text(kv.key);
+        std::string key =
+            kv.key.type == msgpack::type::STR ? std::string(kv.key.via.str.ptr, kv.key.via.str.size) : key_text(kv.key);
         m.emplace_back(std::move(key), to_value(kv.val));
       }
       return Value(std::move(m));

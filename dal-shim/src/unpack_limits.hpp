@@ -20,8 +20,7 @@ namespace dalshim::detail {
 inline constexpr std::size_t kMaxDecodeDepth = 128;
 
 inline msgpack::unpack_limit unpack_limits_for(std::size_t input_bytes) noexcept {
-  return msgpack::unpack_limit(input_bytes, input_bytes / 2, input_bytes, input_bytes, input_bytes,
-                               kMaxDecodeDepth);
+  return msgpack::unpack_limit(input_bytes, input_bytes / 2, input_bytes, input_bytes, input_bytes, kMaxDecodeDepth);
 }
 
 }  // namespace dalshim::detail

@@ -64,10 +64,12 @@ extern "C" {
 ** changes only when this ABI changes incompatibly; a caller built against
 ** major M must refuse a library whose dal_version() / 1000000 != M.
 */
+/* clang-format off */
 #define DAL_VERSION_MAJOR  1
 #define DAL_VERSION_MINOR  1
 #define DAL_VERSION_PATCH  0
 #define DAL_VERSION_NUMBER (DAL_VERSION_MAJOR * 1000000 + DAL_VERSION_MINOR * 1000 + DAL_VERSION_PATCH)
+/* clang-format on */
 
 /* The DAL_VERSION_NUMBER the library was built with. */
 int32_t dal_version(void);
@@ -93,6 +95,7 @@ const char *dal_version_string(void);
 ** was recovered, and whether a write it interrupted was committed is not
 ** known.
 */
+/* clang-format off */
 #define DAL_OK             0
 #define DAL_E_HANDLE      -1   /* handle is not open: never issued, or closed */
 #define DAL_E_NULL        -2   /* a required pointer argument is NULL */
@@ -110,6 +113,7 @@ const char *dal_version_string(void);
                                   databases are in use), max_response_bytes or max_query_ms.
                                   The statement was ended and any write rolled back; the
                                   handle stays usable */
+/* clang-format on */
 
 /*
 ** Return the name of a result code as a static string: "DAL_OK",
@@ -292,6 +296,7 @@ int32_t dal_exec(int64_t handle, const char *db, size_t db_len, const char *sql,
 */
 #define DAL_STATS_FORCE_GC 1
 
+/* clang-format off */
 #define DAL_STAT_GO_HEAP_INUSE        0  /* bytes in in-use Go heap spans */
 #define DAL_STAT_GO_HEAP_ALLOC        1  /* bytes of allocated Go heap objects */
 #define DAL_STAT_GO_GC_CYCLES         2  /* completed Go GC cycles */
@@ -306,6 +311,7 @@ int32_t dal_exec(int64_t handle, const char *db, size_t db_len, const char *sql,
 #define DAL_STAT_QUERIES             11  /* requests executed since load */
 #define DAL_STAT_PLANTED_BYTES       12  /* bytes deliberately leaked by plant_leak options */
 #define DAL_STAT_COUNT               13
+/* clang-format on */
 
 int32_t dal_stats(int32_t flags, int64_t *values, int32_t capacity);
 

@@ -254,7 +254,8 @@ class Bench {
       }
     });
     if (failed)
-      throw WrongAnswer(std::string("wrong answer from ") + (dal ? "dal" : "floor") + ", workload " + w_.name + ": " + failure);
+      throw WrongAnswer(std::string("wrong answer from ") + (dal ? "dal" : "floor") + ", workload " + w_.name + ": " +
+                        failure);
     checked_ += static_cast<long>(b.size()) * static_cast<long>(b[0].size());
     return {static_cast<double>(ns.count()), process_cpu_ns() - cpu0};
   }
@@ -265,8 +266,9 @@ class Bench {
     CALLGRIND_START_INSTRUMENTATION;
     const double ns = measure(1, batch, dal).wall;
     CALLGRIND_STOP_INSTRUMENTATION;
-    std::printf("dal_floor_bench: workload %s, %s alone: %ld instrumented queries, %.1f ns per query\n", w_.name.c_str(),
-                dal ? "dal_query_into" : "SQLite (floor)", per_run_, ns / static_cast<double>(per_run_));
+    std::printf("dal_floor_bench: workload %s, %s alone: %ld instrumented queries, %.1f ns per query\n",
+                w_.name.c_str(), dal ? "dal_query_into" : "SQLite (floor)", per_run_,
+                ns / static_cast<double>(per_run_));
   }
 
   // Wall time per query is the run's wall time over all its threads'
@@ -278,8 +280,8 @@ class Bench {
   void report(const std::vector<std::vector<Cost>>& dal, const std::vector<std::vector<Cost>>& floor) {
     std::printf("\nworkload %s: %d rounds x %ld queries per thread, median round (%s)\n", w_.name.c_str(), o_.rounds,
                 per_run_, dal_version_string());
-    std::printf("  %-8s %12s %12s %10s   %12s %12s %10s\n", "threads", "floor wall", "dal wall", "dal/floor", "floor cpu",
-                "dal cpu", "dal/floor");
+    std::printf("  %-8s %12s %12s %10s   %12s %12s %10s\n", "threads", "floor wall", "dal wall", "dal/floor",
+                "floor cpu", "dal cpu", "dal/floor");
     auto column = [&](const std::vector<Cost>& v, double Cost::*m) {
       std::vector<double> out;
       for (const Cost& c : v) out.push_back(c.*m);
@@ -300,12 +302,14 @@ class Bench {
         const double f = floor[0][r].wall / floor[i][r].wall, d = dal[0][r].wall / dal[i][r].wall;
         fs.push_back(f), ds.push_back(d), rel.push_back(d / f);
       }
-      std::printf("  %d-thread scaling (queries/s vs 1 thread): floor %.3fx, dal %.3fx; dal/floor %.3f (goal >= 0.9: %s)\n",
-                  o_.threads[i], median(fs), median(ds), median(rel), median(rel) >= 0.9 ? "met" : "not met");
+      std::printf(
+          "  %d-thread scaling (queries/s vs 1 thread): floor %.3fx, dal %.3fx; dal/floor %.3f (goal >= 0.9: %s)\n",
+          o_.threads[i], median(fs), median(ds), median(rel), median(rel) >= 0.9 ? "met" : "not met");
     }
     const double goal = w_.name == "reference" ? 1.25 : w_.name == "rows" ? 1.5 : w_.name == "write" ? 1.3 : 0;
     if (goal > 0 && o_.threads[0] == 1)
-      std::printf("  goal (1 thread, wall time): dal <= %.2fx floor: %s\n", goal, ratio(0, &Cost::wall) <= goal ? "met" : "not met");
+      std::printf("  goal (1 thread, wall time): dal <= %.2fx floor: %s\n", goal,
+                  ratio(0, &Cost::wall) <= goal ? "met" : "not met");
     std::printf("  answers checked: %ld, all right; %ld DAL answers equal in value but not in bytes\n", checked_,
                 dal_->reencoded());
   }

@@ -33,7 +33,7 @@ DataDir::DataDir(const std::string& user_dir) {
     return;
   }
   path_ = user_dir;
-  struct stat st{};
+  struct stat st {};
   if (::stat(user_dir.c_str(), &st) == 0) {
     if (!S_ISDIR(st.st_mode)) refuse(user_dir, "exists and is not a directory");
     if (::access(user_dir.c_str(), W_OK | X_OK) != 0) refuse(user_dir, std::strerror(errno));

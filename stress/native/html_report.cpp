@@ -7,8 +7,10 @@ std::string html_report(std::string_view json) {
   page.reserve(kHtmlPageHead.size() + json.size() + json.size() / 64 + kHtmlPageTail.size());
   page.append(kHtmlPageHead);
   for (char c : json) {
-    if (c == '<') page.append("\\u003c");
-    else page.push_back(c);
+    if (c == '<')
+      page.append("\\u003c");
+    else
+      page.push_back(c);
   }
   page.append(kHtmlPageTail);
   return page;

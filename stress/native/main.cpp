@@ -24,8 +24,8 @@
 #include "dalmonitor.h"
 #include "dalshim.h"
 #include "data_dir.hpp"
-#include "html_report.hpp"
 #include "grouped.hpp"
+#include "html_report.hpp"
 #include "native_stats_source.hpp"
 #include "options.hpp"
 #include "output_file.hpp"
@@ -51,7 +51,7 @@ void on_stop_signal(int sig) { g_stop_signal.store(sig, std::memory_order_relaxe
 // process that hosts Go (golang/go#11794).  The handler only sets a flag,
 // so it is async-signal-safe on any thread, Go's included.
 void install_stop_signals() {
-  struct sigaction sa{};
+  struct sigaction sa {};
   sa.sa_handler = on_stop_signal;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_ONSTACK | SA_RESTART | SA_RESETHAND;
@@ -239,9 +239,13 @@ int real_main(int argc, char** argv) {
   std::fprintf(stderr,
                "dalstress: workload %s (%s), %s queries, via %s, mode %s, %d thread%s, sample every %s, warm-up %.2f, "
                "data dir %s%s%s%s\n",
-               workload->name().c_str(), workload->path().c_str(), grouped(o.queries).c_str(), via_name(o.via), mode_name(o.mode), o.threads,
-               o.threads == 1 ? "" : "s", grouped(sample_every).c_str(), o.warmup_share, dir.c_str(),
-               data->temporary() ? " (temporary)" : data->created() ? " (created)" : "", dal_opts.empty() ? "" : ", dal options ", dal_opts.c_str());
+               workload->name().c_str(), workload->path().c_str(), grouped(o.queries).c_str(), via_name(o.via),
+               mode_name(o.mode), o.threads, o.threads == 1 ? "" : "s", grouped(sample_every).c_str(), o.warmup_share,
+               dir.c_str(),
+               data->temporary() ? " (temporary)"
+               : data->created() ? " (created)"
+                                 : "",
+               dal_opts.empty() ? "" : ", dal options ", dal_opts.c_str());
 
   std::vector<std::unique_ptr<QueryLoop>> loops;
   try {
@@ -271,8 +275,8 @@ int real_main(int argc, char** argv) {
   {
     std::lock_guard lk(shared.mu);
     if (shared.failed_calls || shared.wrong_answers) {
-      std::string why = grouped(shared.failed_calls) + " failed call(s) and " +
-                        grouped(shared.wrong_answers) + " wrong answer(s)";
+      std::string why =
+          grouped(shared.failed_calls) + " failed call(s) and " + grouped(shared.wrong_answers) + " wrong answer(s)";
       if (shared.stop.load()) why += "; stopped after --max-errors " + grouped(o.max_errors);
       if (!shared.first_errors.empty()) why += "; first: " + shared.first_errors.front();
       dalmon_fail(run, why.c_str());

@@ -49,8 +49,8 @@ std::string Options::dal_open_options() const {
 
 std::string Options::monitor_params_string(const std::string& runtime, const std::string& workload_name) const {
   std::ostringstream o;
-  o << "driver=dalstress;runtime=" << runtime << ";mode=" << mode_name(mode) << " via " << via_name(via)
-    << " workload " << workload_name;
+  o << "driver=dalstress;runtime=" << runtime << ";mode=" << mode_name(mode) << " via " << via_name(via) << " workload "
+    << workload_name;
   if (!plant_layer.empty()) o << " planted " << plant_layer << ":" << plant_bytes;
   o << ";queries=" << queries << ";sample_every=" << effective_sample_every() << ";warmup=" << warmup_share
     << ";threads=" << threads << ";force_gc=1";
@@ -131,10 +131,10 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       value = arg.substr(eq + 1);
       has_value = true;
     }
-    static const char* kKnown[] = {"--workload", "--workload-file", "--queries",       "--threads",      "--via",         "--mode",
-                                   "--sample-every",  "--warmup-share", "--db-dir",      "--json",
-                                   "--html",          "--plant-leak",    "--latency-every", "--max-errors", "--monitor-param",
-                                   "--progress"};
+    static const char* kKnown[] = {"--workload",      "--workload-file", "--queries",       "--threads",
+                                   "--via",           "--mode",          "--sample-every",  "--warmup-share",
+                                   "--db-dir",        "--json",          "--html",          "--plant-leak",
+                                   "--latency-every", "--max-errors",    "--monitor-param", "--progress"};
     if (std::none_of(std::begin(kKnown), std::end(kKnown), [&](const char* k) { return name == k; })) {
       error = "unknown option '" + name + "'";
       return false;
@@ -182,24 +182,32 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       }
       o.warmup_share = *share;
     } else if (name == "--via") {
-      if (value == "direct") o.via = Via::Direct;
-      else if (value == "libffi" || value == "ffi") o.via = Via::Libffi;
+      if (value == "direct")
+        o.via = Via::Direct;
+      else if (value == "libffi" || value == "ffi")
+        o.via = Via::Libffi;
       else {
         error = "option --via: '" + value + "' (expected direct or libffi)";
         return false;
       }
     } else if (name == "--mode") {
-      if (value == "into") o.mode = Mode::Into;
-      else if (value == "alloc") o.mode = Mode::Alloc;
+      if (value == "into")
+        o.mode = Mode::Into;
+      else if (value == "alloc")
+        o.mode = Mode::Alloc;
       else {
         error = "option --mode: '" + value + "' (expected into or alloc)";
         return false;
       }
     } else if (name == "--progress") {
-      if (value == "auto") o.progress = ProgressStyle::Auto;
-      else if (value == "line") o.progress = ProgressStyle::Line;
-      else if (value == "plain") o.progress = ProgressStyle::Plain;
-      else if (value == "off") o.progress = ProgressStyle::Off;
+      if (value == "auto")
+        o.progress = ProgressStyle::Auto;
+      else if (value == "line")
+        o.progress = ProgressStyle::Line;
+      else if (value == "plain")
+        o.progress = ProgressStyle::Plain;
+      else if (value == "off")
+        o.progress = ProgressStyle::Off;
       else {
         error = "option --progress: '" + value + "' (expected auto, line, plain or off)";
         return false;
@@ -228,8 +236,8 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       std::vector<dalkit::KvPair> pairs;
       std::string why;
       if (!dalkit::parse_kv_options(value, pairs, why) || pairs.size() != 1) {
-        error = "option --monitor-param: '" + value + "' (expected one key=value" + (why.empty() ? "" : ": " + why) +
-                ")";
+        error =
+            "option --monitor-param: '" + value + "' (expected one key=value" + (why.empty() ? "" : ": " + why) + ")";
         return false;
       }
       o.monitor_params.push_back(value);
@@ -243,7 +251,8 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       const auto& layers = plant_layers();
       auto it = std::find_if(layers.begin(), layers.end(), [&](const PlantLayer& l) { return layer == l.name; });
       if (it == layers.end()) {
-        error = "option --plant-leak: unknown layer '" + layer + "' (expected go_cmem, go_heap, sqlite_stmt or shim_malloc)";
+        error = "option --plant-leak: unknown layer '" + layer +
+                "' (expected go_cmem, go_heap, sqlite_stmt or shim_malloc)";
         return false;
       }
       int64_t b = 0;

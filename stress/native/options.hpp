@@ -15,20 +15,20 @@ struct Options {
   std::string workload = "reference";  // --workload: a name of stress/workloads/, or a .json path
   int64_t queries = 100'000'000;
   int threads = 1;
-  int64_t sample_every = 0;        // 0: default (queries/100, clamped to [1, 1,000,000])
-  std::string db_dir;              // empty: a fresh temporary directory, removed at the end
-  std::string json_path;           // empty: no JSON file
-  std::string html_path;           // empty: no HTML report
-  std::string plant_layer;         // empty: no planted leak
+  int64_t sample_every = 0;  // 0: default (queries/100, clamped to [1, 1,000,000])
+  std::string db_dir;        // empty: a fresh temporary directory, removed at the end
+  std::string json_path;     // empty: no JSON file
+  std::string html_path;     // empty: no HTML report
+  std::string plant_layer;   // empty: no planted leak
   int64_t plant_bytes = 0;
   double warmup_share = 0.2;
   Via via = Via::Direct;
   Mode mode = Mode::Into;
-  int64_t latency_every = 16;      // mean gap between individually timed queries
-  int64_t max_errors = 1000;       // stop issuing queries after this many errors
+  int64_t latency_every = 16;  // mean gap between individually timed queries
+  int64_t max_errors = 1000;   // stop issuing queries after this many errors
   ProgressStyle progress = ProgressStyle::Auto;
   std::vector<std::string> monitor_params;  // extra key=value for dalmon_start
-  bool verbose = false;            // text report lists every sample (monitor verbose=1)
+  bool verbose = false;                     // text report lists every sample (monitor verbose=1)
   bool help = false;
 
   int64_t effective_sample_every() const;
@@ -52,7 +52,7 @@ std::string usage();
 // Layers a leak can be planted in, and whether it is available today.
 struct PlantLayer {
   const char* name;
-  const char* shows_in;    // monitor layer(s) where it must show up
+  const char* shows_in;  // monitor layer(s) where it must show up
 };
 const std::vector<PlantLayer>& plant_layers();
 

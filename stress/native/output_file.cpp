@@ -62,7 +62,7 @@ bool OutputFile::write_all(std::string_view bytes, std::string& error) {
     return failed("already written");
   }
   written_ = true;  // from here on the file holds (part of) this run's report: keep it
-  struct stat st{};
+  struct stat st {};
   if (::fstat(fd_, &st) != 0) return failed("fstat");
   if (S_ISREG(st.st_mode) && ::ftruncate(fd_, 0) != 0) return failed("truncate");
   for (size_t off = 0; off < bytes.size();) {

@@ -58,10 +58,9 @@ void Progress::print(int64_t done, bool final) {
   double pct = total_ > 0 ? 100.0 * static_cast<double>(done) / static_cast<double>(total_) : 100.0;
   int64_t rss = dalmon_rss_bytes();
   char line[256];
-  std::snprintf(line, sizeof line, "dalstress: %5.1f%%  %s/%s  %s q/s  %s %s  RSS %.1f MiB", pct,
-                grouped(done).c_str(), grouped(total_).c_str(), grouped(static_cast<int64_t>(qps)).c_str(),
-                final ? "elapsed" : "ETA", duration(final ? el : eta).c_str(),
-                rss >= 0 ? static_cast<double>(rss) / 1048576.0 : -1.0);
+  std::snprintf(line, sizeof line, "dalstress: %5.1f%%  %s/%s  %s q/s  %s %s  RSS %.1f MiB", pct, grouped(done).c_str(),
+                grouped(total_).c_str(), grouped(static_cast<int64_t>(qps)).c_str(), final ? "elapsed" : "ETA",
+                duration(final ? el : eta).c_str(), rss >= 0 ? static_cast<double>(rss) / 1048576.0 : -1.0);
   if (tty_) {
     std::fprintf(stderr, "\r%s\x1b[K%s", line, final ? "\n" : "");
   } else {

@@ -41,8 +41,9 @@ void QueryLoop::check_into(int64_t r) {
     // nothing stays behind, and report what it was.
     std::vector<uint8_t> big;
     int64_t t = dalshim::take_pending_into(big, r);
-    shared_.error(false, "wrong answer: " + std::to_string(r) + " bytes (buffer " + std::to_string(buf_.size()) +
-                             "), taken: " + (t == r ? hex_prefix(big.data(), big.size()) : "take_pending returned " + std::to_string(t)));
+    shared_.error(
+        false, "wrong answer: " + std::to_string(r) + " bytes (buffer " + std::to_string(buf_.size()) + "), taken: " +
+                   (t == r ? hex_prefix(big.data(), big.size()) : "take_pending returned " + std::to_string(t)));
     return;
   }
   std::string what = "wrong answer: " + std::to_string(r) + " bytes, expected " + std::to_string(want) + ": " +

@@ -20,13 +20,13 @@
 // query run the loops of workload_loop.hpp instead.
 #pragma once
 
+#include <time.h>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <time.h>
 #include <vector>
 
 #include "caller.hpp"
@@ -47,8 +47,8 @@ inline int64_t now_ns() {
 // State shared by all workers of a run.
 struct Shared {
   int64_t run = 0;
-  std::vector<uint8_t> request;   // a constant workload's one request, encoded once
-  std::vector<uint8_t> expected;  // and its answer
+  std::vector<uint8_t> request;        // a constant workload's one request, encoded once
+  std::vector<uint8_t> expected;       // and its answer
   const Workload* workload = nullptr;  // set instead when queries change (workload_loop.hpp)
   int64_t max_errors = 1000;
   std::atomic<bool> stop{false};
@@ -77,8 +77,7 @@ class QueryLoop {
   virtual int64_t run(int64_t n) = 0;
   // Hand the counts and latencies gathered since the last flush to the monitor.
   void flush() {
-    if (answered_ || bytes_in_ || errors_)
-      dalmon_count(shared_.run, answered_, bytes_in_, bytes_out_, errors_);
+    if (answered_ || bytes_in_ || errors_) dalmon_count(shared_.run, answered_, bytes_in_, bytes_out_, errors_);
     if (!lat_.empty()) dalmon_record_latencies_ns(shared_.run, lat_.data(), lat_.size());
     answered_ = bytes_in_ = bytes_out_ = errors_ = 0;
     lat_.clear();
@@ -168,9 +167,10 @@ class AllocLoop final : public QueryLoop {
       int64_t size = p ? caller_.buffer_size(p) : 0;
       bool ok = p && size == static_cast<int64_t>(want) && std::memcmp(p, exp, want) == 0;
       std::string bad;
-      if (p && !ok) bad = size < 0 ? "dalshim_buffer_size failed: " + std::string(dalshim_last_error())
-                                   : "wrong answer: " + std::to_string(size) + " bytes, " +
-                                         hex_prefix(static_cast<const uint8_t*>(p), static_cast<size_t>(size));
+      if (p && !ok)
+        bad = size < 0 ? "dalshim_buffer_size failed: " + std::string(dalshim_last_error())
+                       : "wrong answer: " + std::to_string(size) + " bytes, " +
+                             hex_prefix(static_cast<const uint8_t*>(p), static_cast<size_t>(size));
       int32_t fr = p ? caller_.free(p) : 0;
       if (timed) {
         lat_.push_back(now_ns() - t0);

@@ -1,6 +1,7 @@
 // The C ABI: bad ids, NULLs, buffer sizing, states, and a full run.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -10,14 +11,13 @@
 #include <string>
 #include <thread>
 #include <vector>
-#include <unistd.h>
 
 #include "dalmonitor.h"
 #include "mini_json.hpp"
 
 namespace {
 
-int64_t full_run(const char *params = "driver=capi;queries=1000;sample_every=100") {
+int64_t full_run(const char* params = "driver=capi;queries=1000;sample_every=100") {
   int64_t run = dalmon_start(params);
   EXPECT_GT(run, 0) << dalmon_last_error();
   EXPECT_EQ(dalmon_mark_startup(run, -1, 5'000'000), DALMON_OK);
@@ -60,8 +60,8 @@ TEST(CApi, NullsAndRanges) {
   EXPECT_EQ(dalmon_count(run, -1, 0, 0, 0), DALMON_E_RANGE);
   EXPECT_EQ(dalmon_sample(run, 10, -1, -1, -1, -1), DALMON_E_RANGE);  // backwards
   EXPECT_NE(std::string(dalmon_last_error()).find("backwards"), std::string::npos);
-  EXPECT_EQ(dalmon_fail(run, nullptr), DALMON_OK);                    // NULL reason is allowed
-  EXPECT_EQ(dalmon_finish(run), DALMON_EXIT_ERROR);                   // ...and fails the run
+  EXPECT_EQ(dalmon_fail(run, nullptr), DALMON_OK);   // NULL reason is allowed
+  EXPECT_EQ(dalmon_finish(run), DALMON_EXIT_ERROR);  // ...and fails the run
   EXPECT_EQ(dalmon_write_json(run, nullptr), DALMON_E_NULL);
   EXPECT_EQ(dalmon_report_text(run, nullptr, 10), DALMON_E_NULL);
   EXPECT_EQ(dalmon_end(run), DALMON_OK);
@@ -152,7 +152,7 @@ TEST(CApi, HotPathFromManyThreadsIsExact) {
         EXPECT_EQ(dalmon_count(run, 1000, 87'000, 34'000, 0), DALMON_OK);
       }
     });
-  for (auto &t : ts) t.join();
+  for (auto& t : ts) t.join();
   for (int q = 0; q <= 400'000; q += 100'000) ASSERT_GE(dalmon_sample(run, q, -1, -1, -1, -1), 0);
   ASSERT_GE(dalmon_finish(run), 0);
   std::string json(static_cast<size_t>(dalmon_report_json(run, nullptr, 0)), '\0');
@@ -268,7 +268,7 @@ TEST(CApi, EndWhileOtherThreadsRecord) {
   EXPECT_EQ(dalmon_end(run), DALMON_OK);
   std::this_thread::sleep_for(std::chrono::milliseconds(5));
   stop = true;
-  for (auto &t : ts) t.join();
+  for (auto& t : ts) t.join();
 }
 
 }  // namespace

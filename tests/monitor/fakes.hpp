@@ -42,8 +42,8 @@ struct World {
 
 class FakeSource final : public dalmon::NativeStatsSource {
  public:
-  explicit FakeSource(World &w) : w_(w) {}
-  bool read(bool force_gc, dalmon::NativeStats &o) noexcept override {
+  explicit FakeSource(World& w) : w_(w) {}
+  bool read(bool force_gc, dalmon::NativeStats& o) noexcept override {
     using dalmon::Layer;
     last_force_gc = force_gc;
     ++reads;
@@ -64,12 +64,12 @@ class FakeSource final : public dalmon::NativeStatsSource {
   int64_t reads = 0;
 
  private:
-  World &w_;
+  World& w_;
 };
 
 class FakeProbe final : public dalmon::ProcessProbe {
  public:
-  explicit FakeProbe(World &w) : w_(w) {}
+  explicit FakeProbe(World& w) : w_(w) {}
   dalmon::ProcessFigures read() noexcept override {
     dalmon::ProcessFigures f;
     f.rss = w_.bytes(dalmon::Layer::Rss, 48 * kMiB, 1.5 * kMiB);  // page/arena noise
@@ -80,11 +80,11 @@ class FakeProbe final : public dalmon::ProcessProbe {
   }
 
  private:
-  World &w_;
+  World& w_;
   double cpu = 0;
 };
 
-inline dalmon::JsFigures js_of(World &w) {
+inline dalmon::JsFigures js_of(World& w) {
   dalmon::JsFigures js;
   js.heap_used = w.bytes(dalmon::Layer::JsHeap, 5 * kMiB, 512 * 1024);
   js.heap_total = 8 * static_cast<int64_t>(kMiB);
@@ -100,7 +100,7 @@ struct FakeRun {
   FakeSource src{w};
   std::unique_ptr<dalmon::Monitor> m;
 
-  explicit FakeRun(const std::string &params, std::optional<dalmon::Layer> leak = std::nullopt) {
+  explicit FakeRun(const std::string& params, std::optional<dalmon::Layer> leak = std::nullopt) {
     w.leak = leak;
     dalmon::RunParams p;
     std::string err;
@@ -119,7 +119,7 @@ struct FakeRun {
 };
 
 // Run 1M fake queries sampled every 10k through a Monitor; returns its result.
-inline dalmon::RunResult run_world(std::optional<dalmon::Layer> leak = std::nullopt, const char *extra_params = "") {
+inline dalmon::RunResult run_world(std::optional<dalmon::Layer> leak = std::nullopt, const char* extra_params = "") {
   FakeRun run(std::string("driver=fake;queries=1000000;sample_every=10000;") + extra_params, leak);
   run.sample_to(1'000'000, 10'000);
   return run.m->finish();

@@ -19,7 +19,7 @@ int64_t exact_percentile(std::vector<int64_t> v, double p) {
   return v[std::max<size_t>(rank, 1) - 1];
 }
 
-void check_against(const std::vector<int64_t> &values) {
+void check_against(const std::vector<int64_t>& values) {
   LatencyHistogram h;
   for (int64_t v : values) h.record(v);
   auto s = h.summary();
@@ -48,7 +48,7 @@ TEST(LatencyHistogram, UniformDistribution) {
   std::mt19937_64 rng(1);
   std::uniform_int_distribution<int64_t> d(1'000, 1'000'000);
   std::vector<int64_t> v(500'000);
-  for (auto &x : v) x = d(rng);
+  for (auto& x : v) x = d(rng);
   check_against(v);
 }
 
@@ -57,7 +57,7 @@ TEST(LatencyHistogram, LogNormalWithLongTail) {
   std::mt19937_64 rng(2);
   std::lognormal_distribution<double> d(std::log(2000.0), 0.8);
   std::vector<int64_t> v(500'000);
-  for (auto &x : v) x = static_cast<int64_t>(d(rng));
+  for (auto& x : v) x = static_cast<int64_t>(d(rng));
   check_against(v);
 }
 
@@ -103,7 +103,7 @@ TEST(LatencyHistogram, BinsHoldEveryValueInItsRange) {
   ASSERT_FALSE(s.bins.empty());
   uint64_t total = 0;
   for (size_t i = 0; i < s.bins.size(); ++i) {
-    const auto &b = s.bins[i];
+    const auto& b = s.bins[i];
     EXPECT_GT(b.count, 0u);
     EXPECT_LE(b.low, b.high);
     if (i > 0) {
@@ -130,7 +130,7 @@ TEST(LatencyHistogram, ConcurrentRecordingLosesNothing) {
     ts.emplace_back([&h, t] {
       for (int i = 0; i < kEach; ++i) h.record(1000 + (i % 1000) + t);
     });
-  for (auto &t : ts) t.join();
+  for (auto& t : ts) t.join();
   auto s = h.summary();
   EXPECT_EQ(s.count, int64_t{kThreads} * kEach);
   EXPECT_EQ(s.min, 1000);
@@ -143,7 +143,7 @@ TEST(LatencyHistogram, BatchEqualsOneByOne) {
   std::mt19937_64 rng(7);
   std::lognormal_distribution<double> d(9.0, 0.8);
   std::vector<int64_t> v(50'000);
-  for (auto &x : v) x = static_cast<int64_t>(d(rng));
+  for (auto& x : v) x = static_cast<int64_t>(d(rng));
   LatencyHistogram one, batch;
   for (int64_t x : v) one.record(x);
   for (size_t i = 0; i < v.size(); i += 4096) batch.record_batch(v.data() + i, std::min<size_t>(4096, v.size() - i));
@@ -171,7 +171,7 @@ TEST(LatencyHistogram, ConcurrentBatchesLoseNothing) {
         h.record_batch(b.data(), b.size());
       }
     });
-  for (auto &t : ts) t.join();
+  for (auto& t : ts) t.join();
   auto s = h.summary();
   EXPECT_EQ(s.count, int64_t{kThreads} * kBatches * kBatch);
   EXPECT_EQ(s.min, 500);

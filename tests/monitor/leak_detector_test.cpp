@@ -14,14 +14,14 @@ class EveryLayer : public ::testing::TestWithParam<int> {
   Layer layer() const { return static_cast<Layer>(GetParam()); }
   bool counts() const { return is_count_layer(layer()); }
   double base() const { return base_of(layer()); }
-  void expect(const dalmon::MetricSeries &s, VerdictStatus want) {
+  void expect(const dalmon::MetricSeries& s, VerdictStatus want) {
     auto v = judge(layer(), s);
     EXPECT_EQ(v.status, want) << dalmon::layer_info(layer()).name << ": " << v.reason;
     EXPECT_EQ(v.layer, layer());
   }
 };
 
-std::string layer_name(const ::testing::TestParamInfo<int> &i) {
+std::string layer_name(const ::testing::TestParamInfo<int>& i) {
   return std::string(dalmon::layer_info(static_cast<Layer>(i.param)).name);
 }
 
@@ -45,8 +45,7 @@ TEST_P(EveryLayer, WarmupThenPlateauIsNoLeak) {
   // Grows fast while caches, pools and JIT fill (until 15 % of the run),
   // then stays: the plateau the bun#20845 report mistook for a leak.
   double rise = counts() ? 16 : 48 * kMiB;
-  expect(make([&](double q) { return base() + rise * std::min(q, 150'000.0) / 150'000.0; }),
-         VerdictStatus::NoLeak);
+  expect(make([&](double q) { return base() + rise * std::min(q, 150'000.0) / 150'000.0; }), VerdictStatus::NoLeak);
 }
 
 TEST_P(EveryLayer, GrowthDuringWarmupIsExcluded) {
@@ -59,8 +58,8 @@ TEST_P(EveryLayer, GrowthDuringWarmupIsExcluded) {
   const double rise = counts() ? 100 : 48 * kMiB;
   const auto s = make([&](double q) { return std::floor(base() + rise * std::min(q, 490'000.0) / 490'000.0); });
   auto whole_run = judge(layer(), s, 0.0);
-  ASSERT_EQ(whole_run.status, VerdictStatus::Leak) << "the series must look like a leak when warm-up is included: "
-                                                   << whole_run.reason;
+  ASSERT_EQ(whole_run.status, VerdictStatus::Leak)
+      << "the series must look like a leak when warm-up is included: " << whole_run.reason;
   auto v = judge(layer(), s, 0.5 * kQueries);
   EXPECT_EQ(v.status, VerdictStatus::NoLeak) << v.reason;
   EXPECT_EQ(s.summarize(0.5 * kQueries).post_warmup_samples, 51);
@@ -102,16 +101,15 @@ TEST_P(EveryLayer, SawtoothWithFlatMinimaIsNoLeak) {
   // GC/cache sawtooth: climbs for 50k queries, collected back to the floor.
   // Peaks are high and the last sample may sit on one; minima stay flat.
   double amp = counts() ? 40 : 40 * kMiB;
-  expect(make([&](double q) { return base() + amp * std::fmod(q + 30'000, 50'000) / 50'000; }),
-         VerdictStatus::NoLeak);
+  expect(make([&](double q) { return base() + amp * std::fmod(q + 30'000, 50'000) / 50'000; }), VerdictStatus::NoLeak);
 }
 
 TEST_P(EveryLayer, SawtoothWithRisingMinimaIsLeak) {
   double amp = counts() ? 40 : 40 * kMiB;
   double per_query = counts() ? 1e-4 : 16.0;
   auto v = judge(layer(), make([&](double q) {
-    return std::floor(base() + per_query * q + amp * std::fmod(q + 30'000, 50'000) / 50'000);
-  }));
+                   return std::floor(base() + per_query * q + amp * std::fmod(q + 30'000, 50'000) / 50'000);
+                 }));
   EXPECT_EQ(v.status, VerdictStatus::Leak) << v.reason;
   EXPECT_EQ(v.layer, layer());
 }

@@ -23,7 +23,7 @@ TEST(Monitor, CleanRunIsNoLeak) {
   EXPECT_EQ(r.exit_code, 0) << (r.errors.empty() ? "" : r.errors[0]);
   EXPECT_EQ(r.overall, "no leak");
   EXPECT_TRUE(r.leaking_layers.empty());
-  for (const auto &v : r.layers) EXPECT_EQ(v.status, dalmon::VerdictStatus::NoLeak) << v.reason;
+  for (const auto& v : r.layers) EXPECT_EQ(v.status, dalmon::VerdictStatus::NoLeak) << v.reason;
 }
 
 class PlantedLeak : public ::testing::TestWithParam<int> {};
@@ -37,8 +37,9 @@ TEST_P(PlantedLeak, IsCaughtAndNamed) {
   EXPECT_EQ(r.leaking_layers[0], dalmon::layer_info(l).name);
 }
 
-INSTANTIATE_TEST_SUITE_P(Layers, PlantedLeak, ::testing::Range(0, dalmon::kLayerCount),
-                         [](const auto &i) { return std::string(dalmon::layer_info(static_cast<Layer>(i.param)).name); });
+INSTANTIATE_TEST_SUITE_P(Layers, PlantedLeak, ::testing::Range(0, dalmon::kLayerCount), [](const auto& i) {
+  return std::string(dalmon::layer_info(static_cast<Layer>(i.param)).name);
+});
 
 TEST(Monitor, MissingJsFiguresAreNotApplicable) {
   fakes::FakeRun run("queries=100000;sample_every=10000");
@@ -74,7 +75,7 @@ TEST(Monitor, GlobalSourceIsUsed) {
   ASSERT_GE(m.sample(0, {}, err), 0);
   dalmon::set_native_stats_source(nullptr);
   EXPECT_EQ(src.reads, 1);
-  const auto &go_heap = m.finish().metrics[static_cast<int>(dalmon::Metric::GoHeapAlloc)];
+  const auto& go_heap = m.finish().metrics[static_cast<int>(dalmon::Metric::GoHeapAlloc)];
   EXPECT_TRUE(go_heap.available);
   EXPECT_GE(go_heap.start, 3 * fakes::kMiB);  // the fake source's figure
 }
@@ -136,7 +137,7 @@ TEST(Monitor, TooFewSamplesIsAnError) {
 }
 
 // A run of 1M planned queries, sampled every 10k, stopped at `stop_at`.
-dalmon::RunResult interrupted_run(int64_t stop_at, std::optional<Layer> leak, const char *cause) {
+dalmon::RunResult interrupted_run(int64_t stop_at, std::optional<Layer> leak, const char* cause) {
   fakes::FakeRun run("queries=1000000;sample_every=10000", leak);
   run.sample_to(stop_at, 10'000);
   run.m->mark_interrupted(cause);
@@ -151,7 +152,7 @@ TEST(Monitor, InterruptedRunGivesAPartialVerdict) {
   EXPECT_EQ(r.answered, 450'000);
   ASSERT_EQ(r.errors.size(), 1u);
   EXPECT_EQ(r.errors[0], "interrupted (SIGINT) after 450,000 of 1,000,000 planned queries");
-  for (const auto &v : r.layers) {
+  for (const auto& v : r.layers) {
     EXPECT_EQ(v.status, dalmon::VerdictStatus::NoLeak) << dalmon::layer_info(v.layer).name << ": " << v.reason;
     EXPECT_TRUE(v.partial);
   }
@@ -176,9 +177,10 @@ TEST(Monitor, InterruptedDuringWarmupSaysWhatAVerdictNeeds) {
   ASSERT_EQ(r.errors.size(), 2u);
   EXPECT_EQ(r.errors[0], "interrupted (SIGTERM) after 150,000 of 1,000,000 planned queries");
   // No advice about sample_every: the run was cut short, not sampled too rarely.
-  EXPECT_EQ(r.errors[1], "a verdict needs at least 6 samples after warm-up (warm-up ends at query 200,000); "
-                         "this run has 0");
-  for (const auto &v : r.layers) {
+  EXPECT_EQ(r.errors[1],
+            "a verdict needs at least 6 samples after warm-up (warm-up ends at query 200,000); "
+            "this run has 0");
+  for (const auto& v : r.layers) {
     if (v.status == dalmon::VerdictStatus::NotAvailable) continue;
     EXPECT_EQ(v.status, dalmon::VerdictStatus::Insufficient) << dalmon::layer_info(v.layer).name;
     EXPECT_FALSE(v.partial);
@@ -190,8 +192,9 @@ TEST(Monitor, InterruptedWithSomeLayersShortOfSamples) {
   auto r = interrupted_run(240'000, std::nullopt, "SIGINT");
   EXPECT_EQ(r.post_warmup_samples, 5);
   ASSERT_EQ(r.errors.size(), 2u);
-  EXPECT_EQ(r.errors[1], "a verdict needs at least 6 samples after warm-up (warm-up ends at query 200,000); "
-                         "this run has 5");
+  EXPECT_EQ(r.errors[1],
+            "a verdict needs at least 6 samples after warm-up (warm-up ends at query 200,000); "
+            "this run has 5");
 }
 
 TEST(Monitor, WarmupIsExcludedThroughTheWholePipeline) {
@@ -199,14 +202,14 @@ TEST(Monitor, WarmupIsExcludedThroughTheWholePipeline) {
   // With warmup=0.5 the Monitor must judge only the flat half: no leak.
   // The same samples with warmup=0 are a leak, so the first result can only
   // come from the warm-up being excluded.
-  auto run = [](const char *warmup) {
+  auto run = [](const char* warmup) {
     dalmon::RunParams p;
     std::string err;
     if (!dalmon::parse_run_params(std::string("queries=1000000;sample_every=10000;warmup=") + warmup, p, err))
       throw std::runtime_error(err);
     struct RampProbe final : dalmon::ProcessProbe {
-      int64_t *q;
-      explicit RampProbe(int64_t *queries) : q(queries) {}
+      int64_t* q;
+      explicit RampProbe(int64_t* queries) : q(queries) {}
       dalmon::ProcessFigures read() noexcept override {
         dalmon::ProcessFigures f;
         f.rss = 64 << 20;
@@ -252,20 +255,22 @@ dalmon::RunResult real_malloc_run(bool leak) {
   if (!dalmon::parse_run_params("driver=real;queries=1000000;sample_every=10000", p, err)) throw 0;
   dalmon::set_native_stats_source(nullptr);
   dalmon::Monitor m(p);
-  std::vector<void *> kept;
+  std::vector<void*> kept;
   kept.reserve(1'000'000 / 64 + 1);  // reserved up front so the vector itself does not grow
   for (int64_t q = 0; q <= 1'000'000; ++q) {
     if (q % 10'000 == 0) m.sample(q, {}, err);
     if (q % 64 == 0) {
-      void *b = std::malloc(1024);
+      void* b = std::malloc(1024);
       std::memset(b, 0xA5, 1024);
-      if (leak) kept.push_back(b);
-      else std::free(b);
+      if (leak)
+        kept.push_back(b);
+      else
+        std::free(b);
     }
   }
   m.count(1'000'000, 0, 0, 0);
   auto r = m.finish();
-  for (void *b : kept) std::free(b);
+  for (void* b : kept) std::free(b);
   return r;
 }
 
@@ -281,7 +286,7 @@ TEST(Monitor, RealProcessMallocLeakIsCaught) {
   SKIP_UNDER_ASAN();
   auto r = real_malloc_run(true);
   EXPECT_EQ(r.exit_code, 1);
-  auto &v = r.layers[static_cast<int>(Layer::Malloc)];
+  auto& v = r.layers[static_cast<int>(Layer::Malloc)];
   EXPECT_EQ(v.status, dalmon::VerdictStatus::Leak) << v.reason;
   EXPECT_NEAR(r.summary_of(Layer::Malloc).slope_per_query, 16.25, 1.0);
 }
@@ -319,7 +324,7 @@ TEST(Monitor, ManyThreadsRecordWhileOneSamples) {
     }
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
-  for (auto &t : ts) t.join();
+  for (auto& t : ts) t.join();
   auto r = m.finish();
   EXPECT_EQ(r.counts.queries, 400'000);
   EXPECT_EQ(r.counts.bytes_in, 87 * 400'000);

@@ -15,7 +15,7 @@ namespace {
 // and 34-byte responses (so the report must say 11,539 MB), 101 samples, one
 // per million queries.
 struct SeedRun : fakes::FakeRun {
-  explicit SeedRun(const char *params = "driver=node-napi;runtime=node v22;queries=100000000;sample_every=1000000",
+  explicit SeedRun(const char* params = "driver=node-napi;runtime=node v22;queries=100000000;sample_every=1000000",
                    bool leak = false)
       : FakeRun(params, leak ? std::optional(dalmon::Layer::Malloc) : std::nullopt) {
     sample_to(100'000'000, 1'000'000);
@@ -25,7 +25,7 @@ struct SeedRun : fakes::FakeRun {
   }
 };
 
-std::vector<std::string> lines_of(const std::string &t) {
+std::vector<std::string> lines_of(const std::string& t) {
   std::vector<std::string> out;
   std::istringstream in(t);
   for (std::string l; std::getline(in, l);) out.push_back(l);
@@ -33,9 +33,9 @@ std::vector<std::string> lines_of(const std::string &t) {
 }
 
 // The line of the verdict table (after "Leak verdict") that starts with the layer's name.
-std::string verdict_row(const std::string &t, const std::string &layer) {
+std::string verdict_row(const std::string& t, const std::string& layer) {
   bool in_table = false;
-  for (const auto &l : lines_of(t)) {
+  for (const auto& l : lines_of(t)) {
     in_table = in_table || l.rfind("Leak verdict", 0) == 0;
     if (in_table && l.rfind("  " + layer + " ", 0) == 0) return l;
   }
@@ -44,15 +44,29 @@ std::string verdict_row(const std::string &t, const std::string &layer) {
 
 TEST(TextReport, HasTheSeedFiguresAndTheNewOnes) {
   SeedRun run;
-  const std::string &t = run.m->text_report();
-  for (const char *needle :
-       {"Memory: START at query 0, AVERAGE of 101 samples, END at query 100,000,000\n",
-        "START", "AVERAGE", "END", "\n  rss ", "\n  go_heap_alloc ",
-        "Data transferred: 11,539 MB", "Time to end: ", "Queries per second: ", "p50 ", "p97.5 ", "p99 ",
-        "max ", "CPU: ", "RSS after load 32.0 MB", "time to first query 12.35 ms",
-        "Leak verdict: warm-up ends at query 20,000,000; growth and slope after warm-up, "
-        "queries 20,000,000..100,000,000 (81 samples)",
-        "js_heap", "shim_buffers", "statements", "VERDICT: NO LEAK (exit code 0)"}) {
+  const std::string& t = run.m->text_report();
+  for (const char* needle : {"Memory: START at query 0, AVERAGE of 101 samples, END at query 100,000,000\n",
+                             "START",
+                             "AVERAGE",
+                             "END",
+                             "\n  rss ",
+                             "\n  go_heap_alloc ",
+                             "Data transferred: 11,539 MB",
+                             "Time to end: ",
+                             "Queries per second: ",
+                             "p50 ",
+                             "p97.5 ",
+                             "p99 ",
+                             "max ",
+                             "CPU: ",
+                             "RSS after load 32.0 MB",
+                             "time to first query 12.35 ms",
+                             "Leak verdict: warm-up ends at query 20,000,000; growth and slope after warm-up, "
+                             "queries 20,000,000..100,000,000 (81 samples)",
+                             "js_heap",
+                             "shim_buffers",
+                             "statements",
+                             "VERDICT: NO LEAK (exit code 0)"}) {
     EXPECT_NE(t.find(needle), std::string::npos) << "missing: " << needle << "\n" << t;
   }
   // Same bytes on a second call (callers size a buffer, then fetch).
@@ -62,7 +76,7 @@ TEST(TextReport, HasTheSeedFiguresAndTheNewOnes) {
 TEST(TextReport, DefaultRunFitsOnAScreen) {
   // 101 samples used to print 101 blocks (1,554 lines for a default run).
   SeedRun run;
-  const std::string &t = run.m->text_report();
+  const std::string& t = run.m->text_report();
   auto lines = lines_of(t);
   EXPECT_LE(lines.size(), 60u) << t;
   EXPECT_EQ(t.find("ITERATION"), std::string::npos) << t;
@@ -70,12 +84,12 @@ TEST(TextReport, DefaultRunFitsOnAScreen) {
 
 TEST(TextReport, VerboseListsEverySample) {
   SeedRun run("driver=node-napi;queries=100000000;sample_every=1000000;verbose=1");
-  const std::string &t = run.m->text_report();
-  for (const char *needle : {"\nSTART\n", "\nITERATION 1,000,000\n", "\nITERATION 99,000,000\n",
-                             "\nEND 100,000,000\n", "Memory: START", "VERDICT: NO LEAK"})
+  const std::string& t = run.m->text_report();
+  for (const char* needle : {"\nSTART\n", "\nITERATION 1,000,000\n", "\nITERATION 99,000,000\n", "\nEND 100,000,000\n",
+                             "Memory: START", "VERDICT: NO LEAK"})
     EXPECT_NE(t.find(needle), std::string::npos) << "missing: " << needle;
   size_t iterations = 0;
-  for (const auto &l : lines_of(t)) iterations += l.rfind("ITERATION ", 0) == 0;
+  for (const auto& l : lines_of(t)) iterations += l.rfind("ITERATION ", 0) == 0;
   EXPECT_EQ(iterations, 99u);
 }
 
@@ -83,7 +97,7 @@ TEST(TextReport, SlopeAndLimitShareTheirUnit) {
   // malloc leaks 16 B/query: its slope and its limit are both in B/q, and
   // object-count layers both in /Mq, so a reader compares like with like.
   SeedRun run("queries=100000000;sample_every=1000000", true);
-  const std::string &t = run.m->text_report();
+  const std::string& t = run.m->text_report();
   const std::string malloc_row = verdict_row(t, "malloc");
   ASSERT_FALSE(malloc_row.empty()) << t;
   EXPECT_NE(malloc_row.find(" 16.00 B/q "), std::string::npos) << malloc_row;  // the planted 16 B/query itself
@@ -99,11 +113,10 @@ TEST(TextReport, SlopeAndLimitShareTheirUnit) {
 TEST(TextReport, InterruptedRunSaysSoAndGivesAPartialVerdict) {
   fakes::FakeRun run("driver=fake;queries=1000000;sample_every=10000");
   run.sample_to(450'000, 10'000, /*js=*/false);
-  dalmon::Monitor &m = *run.m;
+  dalmon::Monitor& m = *run.m;
   m.mark_interrupted("SIGINT");
-  const std::string &t = m.text_report();
-  EXPECT_NE(t.find("ERROR: interrupted (SIGINT) after 450,000 of 1,000,000 planned queries\n"), std::string::npos)
-      << t;
+  const std::string& t = m.text_report();
+  EXPECT_NE(t.find("ERROR: interrupted (SIGINT) after 450,000 of 1,000,000 planned queries\n"), std::string::npos) << t;
   EXPECT_NE(t.find("queries 200,000..450,000 (26 samples)"), std::string::npos) << t;
   EXPECT_NE(verdict_row(t, "rss").find("no leak (partial)"), std::string::npos) << t;
   EXPECT_NE(verdict_row(t, "js_heap").find("n/a"), std::string::npos) << t;
@@ -118,9 +131,9 @@ TEST(TextReport, InterruptedRunSaysSoAndGivesAPartialVerdict) {
 TEST(TextReport, InterruptedInWarmupSaysWhatAVerdictNeeds) {
   fakes::FakeRun run("driver=fake;queries=100000000;sample_every=1000000");
   run.sample_to(3'000'000, 1'000'000, /*js=*/false);
-  dalmon::Monitor &m = *run.m;
+  dalmon::Monitor& m = *run.m;
   m.mark_interrupted("");
-  const std::string &t = m.text_report();
+  const std::string& t = m.text_report();
   EXPECT_NE(t.find("ERROR: interrupted after 3,000,000 of 100,000,000 planned queries\n"), std::string::npos) << t;
   EXPECT_NE(t.find("ERROR: a verdict needs at least 6 samples after warm-up (warm-up ends at query 20,000,000); "
                    "this run has 0\n"),
@@ -136,7 +149,7 @@ TEST(TextReport, InterruptedInWarmupSaysWhatAVerdictNeeds) {
 
 TEST(TextReport, NamesTheLeakingLayer) {
   SeedRun run("queries=100000000;sample_every=1000000", true);
-  const std::string &t = run.m->text_report();
+  const std::string& t = run.m->text_report();
   EXPECT_NE(t.find("VERDICT: LEAK in malloc (exit code 1)"), std::string::npos) << t;
 }
 
@@ -144,7 +157,7 @@ TEST(TextReport, SaysErrorOnErrors) {
   fakes::FakeRun run("queries=100");
   run.sample_to(100, 10);
   run.m->count(0, 0, 0, 1);
-  const std::string &t = run.m->text_report();
+  const std::string& t = run.m->text_report();
   EXPECT_NE(t.find("ERROR: 1 query errors"), std::string::npos) << t;
   EXPECT_NE(t.find("VERDICT: ERROR, the run proves nothing (exit code 2)"), std::string::npos) << t;
 }
@@ -153,7 +166,7 @@ TEST(TextReport, ErrorStillNamesTheGrowingLayers) {
   fakes::FakeRun run("queries=1000000;sample_every=10000", dalmon::Layer::GoHeap);
   run.sample_to(1'000'000, 10'000);
   run.m->fail("wrong answer at query 17");
-  const std::string &t = run.m->text_report();
+  const std::string& t = run.m->text_report();
   EXPECT_NE(t.find("ERROR: wrong answer at query 17\n"), std::string::npos) << t;
   EXPECT_NE(t.find("VERDICT: ERROR, the run proves nothing; growth seen in go_heap (exit code 2)"), std::string::npos)
       << t;
@@ -182,7 +195,7 @@ TEST(JsonReport, ParsesAndFollowsTheSchema) {
   EXPECT_EQ(j["counts"]["queries"].num, 1e8);
   EXPECT_EQ(static_cast<int64_t>(j["counts"]["data_transferred_mib"].num), 11539);
   EXPECT_EQ(j["latency_ns"]["count"].num, 1000);
-  for (const char *k : {"p50", "p97_5", "p99", "max", "mean", "stdev", "min"}) EXPECT_TRUE(j["latency_ns"].has(k)) << k;
+  for (const char* k : {"p50", "p97_5", "p99", "max", "mean", "stdev", "min"}) EXPECT_TRUE(j["latency_ns"].has(k)) << k;
   ASSERT_EQ(j["samples"].arr.size(), 101u);
   EXPECT_EQ(j["samples"][0]["kind"].str, "start");
   EXPECT_EQ(j["samples"][50]["kind"].str, "iteration");
@@ -190,7 +203,7 @@ TEST(JsonReport, ParsesAndFollowsTheSchema) {
   EXPECT_TRUE(j["samples"][0]["warmup"].b);
   EXPECT_FALSE(j["samples"][20]["warmup"].b);
   ASSERT_EQ(j["metrics"].arr.size(), static_cast<size_t>(dalmon::kMetricCount));
-  for (const auto &mi : j["metrics"].arr) {
+  for (const auto& mi : j["metrics"].arr) {
     EXPECT_TRUE(j["samples"][7].has(mi["name"].str)) << mi["name"].str;  // every sample has every metric
     EXPECT_TRUE(j["summary"].has(mi["name"].str));
   }
@@ -204,7 +217,7 @@ TEST(JsonReport, ParsesAndFollowsTheSchema) {
   EXPECT_EQ(j["layers"][0]["verdict"].str, "no leak");
   EXPECT_FALSE(j["layers"][0]["partial"].b);
   // A layer's figures are its metric's summary, written once.
-  for (const char *k : {"start", "end", "growth_after_warmup", "slope_per_mquery"})
+  for (const char* k : {"start", "end", "growth_after_warmup", "slope_per_mquery"})
     EXPECT_FALSE(j["layers"][2].has(k)) << k;
   EXPECT_EQ(j["layers"][2]["metric"].str, "rss");
   EXPECT_EQ(j["verdict"]["overall"].str, "no leak");
@@ -231,7 +244,7 @@ TEST(JsonReport, LeakAndErrorAreInTheVerdict) {
 TEST(JsonReport, InterruptedRunIsPartial) {
   fakes::FakeRun run("queries=100000000;sample_every=1000000");
   run.sample_to(10'000'000, 1'000'000, /*js=*/false);
-  dalmon::Monitor &m = *run.m;
+  dalmon::Monitor& m = *run.m;
   m.mark_interrupted("SIGTERM");
   auto j = minijson::parse(m.json_report());
   EXPECT_EQ(j["verdict"]["exit_code"].num, 2);
@@ -255,14 +268,14 @@ TEST(JsonReport, HostileStringsStayValidJson) {
   ASSERT_EQ(j.obj.size(), 2u);
   EXPECT_EQ(j["n"].type, minijson::Value::Null);
   std::string s;
-  for (const auto &[k, v] : j.obj)
+  for (const auto& [k, v] : j.obj)
     if (k != "n") {
       s = v.str;
       EXPECT_EQ(k, s);  // keys are escaped the same way as values
     }
   EXPECT_NE(s.find("q\"uo\\te\n\t\x01\x7f bad"), std::string::npos);
   EXPECT_NE(s.find("ok:\xc3\xa9\xe2\x82\xac"), std::string::npos);  // valid UTF-8 kept
-  EXPECT_NE(s.find("\xef\xbf\xbd"), std::string::npos);            // invalid replaced by U+FFFD
+  EXPECT_NE(s.find("\xef\xbf\xbd"), std::string::npos);             // invalid replaced by U+FFFD
 }
 
 TEST(JsonReport, DriverNameIsEscaped) {
@@ -273,8 +286,21 @@ TEST(JsonReport, DriverNameIsEscaped) {
 
 TEST(JsonWriter, EmptyContainersAndNesting) {
   dalmon::JsonWriter w(false);
-  w.begin_object().key("a").begin_array().end_array().key("o").begin_object().end_object()
-      .key("x").begin_array().value(int64_t{1}).value(2.5).value(true).null().end_array().end_object();
+  w.begin_object()
+      .key("a")
+      .begin_array()
+      .end_array()
+      .key("o")
+      .begin_object()
+      .end_object()
+      .key("x")
+      .begin_array()
+      .value(int64_t{1})
+      .value(2.5)
+      .value(true)
+      .null()
+      .end_array()
+      .end_object();
   EXPECT_EQ(w.str(), R"({"a":[],"o":{},"x":[1,2.5,true,null]})");
 }
 

@@ -5,14 +5,14 @@
 
 namespace {
 
-dalmon::RunParams parsed(const char *text) {
+dalmon::RunParams parsed(const char* text) {
   dalmon::RunParams p;
   std::string err;
   EXPECT_TRUE(dalmon::parse_run_params(text, p, err)) << text << ": " << err;
   return p;
 }
 
-std::string error_of(const char *text) {
+std::string error_of(const char* text) {
   dalmon::RunParams p;
   p.driver = "untouched";
   std::string err;
@@ -35,8 +35,9 @@ TEST(RunParams, DefaultsAndDerivedSampleEvery) {
 }
 
 TEST(RunParams, EveryKey) {
-  auto p = parsed("driver=bun-ffi;runtime=bun 1.2.0;mode=into via direct;queries=100_000_000,sample_every=2e6;"
-                  "warmup=0.25;threads=4;force_gc=0;verbose=1;min_samples=10;slope.rss=1.5;growth.statements=3");
+  auto p = parsed(
+      "driver=bun-ffi;runtime=bun 1.2.0;mode=into via direct;queries=100_000_000,sample_every=2e6;"
+      "warmup=0.25;threads=4;force_gc=0;verbose=1;min_samples=10;slope.rss=1.5;growth.statements=3");
   EXPECT_EQ(p.driver, "bun-ffi");
   EXPECT_EQ(p.runtime, "bun 1.2.0");
   EXPECT_EQ(p.mode, "into via direct");

@@ -25,7 +25,7 @@ struct Lcg {
   }
 };
 
-inline dalmon::MetricSeries make(const std::function<double(double)> &f) {
+inline dalmon::MetricSeries make(const std::function<double(double)>& f) {
   dalmon::MetricSeries s;
   for (double q = 0; q <= kQueries; q += kEvery) s.add(q, std::max(0.0, f(q)));
   return s;
@@ -33,8 +33,8 @@ inline dalmon::MetricSeries make(const std::function<double(double)> &f) {
 
 // Judge with the default thresholds, warm-up ending at `boundary`; the
 // summary is computed once and handed to the rule, as the Monitor does.
-inline dalmon::LayerVerdict judge(dalmon::Layer layer, const dalmon::MetricSeries &s, double boundary = kWarmup) {
-  const auto &t = dalmon::default_thresholds()[static_cast<int>(layer)];
+inline dalmon::LayerVerdict judge(dalmon::Layer layer, const dalmon::MetricSeries& s, double boundary = kWarmup) {
+  const auto& t = dalmon::default_thresholds()[static_cast<int>(layer)];
   return dalmon::LeakDetector::judge(layer, s, s.summarize(boundary), t, 6);
 }
 

@@ -34,11 +34,23 @@ Bytes encode(Fn&& fn) {
 inline Bytes request_with(const std::string& db, const std::string& method, const std::function<void(Packer&)>& args) {
   return encode([&](Packer& pk) {
     pk.pack_map(3);
-    pk.pack("id"); pk.pack(1);
-    pk.pack("db"); pk.pack(db);
-    pk.pack("commands"); pk.pack_array(2);
-    pk.pack_map(2); pk.pack("method"); pk.pack("In"); pk.pack("args"); pk.pack_array(1); pk.pack("t");
-    pk.pack_map(2); pk.pack("method"); pk.pack(method); pk.pack("args"); args(pk);
+    pk.pack("id");
+    pk.pack(1);
+    pk.pack("db");
+    pk.pack(db);
+    pk.pack("commands");
+    pk.pack_array(2);
+    pk.pack_map(2);
+    pk.pack("method");
+    pk.pack("In");
+    pk.pack("args");
+    pk.pack_array(1);
+    pk.pack("t");
+    pk.pack_map(2);
+    pk.pack("method");
+    pk.pack(method);
+    pk.pack("args");
+    args(pk);
   });
 }
 
@@ -85,7 +97,10 @@ class DalAbi : public ::testing::Test {
   // count(*) of table t in db, through the handle.
   int64_t count_rows(const std::string& db) {
     Bytes out;
-    Bytes req = request_with(db, "Fields", [](Packer& pk) { pk.pack_array(1); pk.pack("count(*)"); });
+    Bytes req = request_with(db, "Fields", [](Packer& pk) {
+      pk.pack_array(1);
+      pk.pack("count(*)");
+    });
     EXPECT_GT(query(req, &out), 0) << dal_last_error();
     return out.empty() ? -1 : decode(out.data(), out.size()).first_cell();
   }

@@ -50,7 +50,10 @@ TEST_F(DalAbi, ReferenceRequestGivesReferenceResponseModeB) {
 TEST_F(DalAbi, TooSmallBufferKeepsResponsePending) {
   exec_sql("w.db", "CREATE TABLE t (a INTEGER)");
   Bytes ins = request_with("w.db", "Insert", [](Packer& pk) {
-    pk.pack_array(1); pk.pack_map(1); pk.pack("a"); pk.pack(7);
+    pk.pack_array(1);
+    pk.pack_map(1);
+    pk.pack("a");
+    pk.pack(7);
   });
   std::array<uint8_t, 4> tiny{};
   int64_t n = dal_query_into(handle_, ins.data(), ins.size(), tiny.data(), tiny.size());
@@ -74,7 +77,10 @@ TEST_F(DalAbi, TooSmallBufferKeepsResponsePending) {
   EXPECT_NE(std::string(dal_last_error()).find("no pending"), std::string::npos);
 
   // Nothing was re-run: the table holds one row.
-  Bytes sel = request_with("w.db", "Fields", [](Packer& pk) { pk.pack_array(1); pk.pack("count(*)"); });
+  Bytes sel = request_with("w.db", "Fields", [](Packer& pk) {
+    pk.pack_array(1);
+    pk.pack("count(*)");
+  });
   Bytes out;
   ASSERT_GT(query(sel, &out), 0) << dal_last_error();
   EXPECT_EQ(decode(out.data(), out.size()).first_cell(), 1);
@@ -169,7 +175,7 @@ TEST_F(DalAbi, MalformedMessagePack) {
   trailing.push_back(0x00);
   EXPECT_EQ(query(trailing, &out), DAL_E_DECODE);
   EXPECT_EQ(query(Bytes{0xdd, 0xff, 0xff, 0xff, 0xff}, &out), DAL_E_DECODE);  // array32 of 4G elements, no body
-  Bytes deep(200, 0x91);  // 200 nested one-element arrays
+  Bytes deep(200, 0x91);                                                      // 200 nested one-element arrays
   deep.push_back(0x01);
   EXPECT_EQ(query(deep, &out), DAL_E_DECODE);
   // The handle still works afterwards.
@@ -198,14 +204,22 @@ TEST_F(DalAbi, InvalidRequests) {
   EXPECT_NE(msg.find("Find"), std::string::npos) << msg;  // lists what is valid
 
   Bytes unknown_op = request_with(dalkit::reference::kDatabase, "Find", [](Packer& pk) {
-    pk.pack_array(1); pk.pack_map(1); pk.pack("b"); pk.pack_map(1); pk.pack("$gtx"); pk.pack(2);
+    pk.pack_array(1);
+    pk.pack_map(1);
+    pk.pack("b");
+    pk.pack_map(1);
+    pk.pack("$gtx");
+    pk.pack(2);
   });
   EXPECT_EQ(query(unknown_op, &out), DAL_E_REQUEST);
   msg = dal_last_error();
   EXPECT_NE(msg.find("$gtx"), std::string::npos) << msg;
   EXPECT_NE(msg.find("$gte"), std::string::npos) << msg;
 
-  Bytes bad_limit = request_with(dalkit::reference::kDatabase, "Limit", [](Packer& pk) { pk.pack_array(1); pk.pack("ten"); });
+  Bytes bad_limit = request_with(dalkit::reference::kDatabase, "Limit", [](Packer& pk) {
+    pk.pack_array(1);
+    pk.pack("ten");
+  });
   EXPECT_EQ(query(bad_limit, &out), DAL_E_REQUEST);
   EXPECT_NE(std::string(dal_last_error()).find("Limit"), std::string::npos);
 
@@ -215,24 +229,37 @@ TEST_F(DalAbi, InvalidRequests) {
 
 TEST_F(DalAbi, DatabaseNameCannotEscapeDataDirectory) {
   Bytes out;
-  for (const std::string& name : std::vector<std::string>{"../escape.db", "/tmp/abs.db", "..", ".", "sub/dir.db", "a\\b.db", ".hidden",
-                           "x.db-wal", "x.db-journal", std::string("nul\0byte", 8), ":memory:"}) {
-    Bytes req = request_with(name, "Find", [](Packer& pk) { pk.pack_array(1); pk.pack_map(0); });
+  for (const std::string& name :
+       std::vector<std::string>{"../escape.db", "/tmp/abs.db", "..", ".", "sub/dir.db", "a\\b.db", ".hidden",
+                                "x.db-wal", "x.db-journal", std::string("nul\0byte", 8), ":memory:"}) {
+    Bytes req = request_with(name, "Find", [](Packer& pk) {
+      pk.pack_array(1);
+      pk.pack_map(0);
+    });
     EXPECT_EQ(query(req, &out), DAL_E_REQUEST) << "name " << name;
     EXPECT_NE(std::string(dal_last_error()).find("invalid db name"), std::string::npos) << dal_last_error();
   }
-  Bytes empty_name = request_with("", "Find", [](Packer& pk) { pk.pack_array(1); pk.pack_map(0); });
+  Bytes empty_name = request_with("", "Find", [](Packer& pk) {
+    pk.pack_array(1);
+    pk.pack_map(0);
+  });
   EXPECT_EQ(query(empty_name, &out), DAL_E_REQUEST);
   EXPECT_NE(std::string(dal_last_error()).find("db"), std::string::npos) << dal_last_error();
   // A symbolic link inside the data directory pointing outside is refused.
   dalkit::TempDir outside("dal-outside");
   std::filesystem::create_symlink(outside.file("target.db"), dir_.file("link.db"));
-  Bytes req = request_with("link.db", "Find", [](Packer& pk) { pk.pack_array(1); pk.pack_map(0); });
+  Bytes req = request_with("link.db", "Find", [](Packer& pk) {
+    pk.pack_array(1);
+    pk.pack_map(0);
+  });
   EXPECT_EQ(query(req, &out), DAL_E_REQUEST);
   EXPECT_FALSE(std::filesystem::exists(outside.file("target.db")));
   // So is a planted symlink for a side file.
   std::filesystem::create_symlink(outside.file("wal"), dir_.file("side.db-wal"));
-  Bytes side = request_with("side.db", "Find", [](Packer& pk) { pk.pack_array(1); pk.pack_map(0); });
+  Bytes side = request_with("side.db", "Find", [](Packer& pk) {
+    pk.pack_array(1);
+    pk.pack_map(0);
+  });
   EXPECT_EQ(query(side, &out), DAL_E_REQUEST);
 }
 
@@ -269,7 +296,10 @@ TEST_F(DalAbi, ErrorsAreThreadLocal) {
   void* resp = nullptr;
   const Bytes& req = dalkit::reference::request();
   EXPECT_EQ(dal_query(424242, req.data(), req.size(), &resp), DAL_E_HANDLE);
-  std::thread([] { EXPECT_EQ(dal_last_error_code(), DAL_OK); EXPECT_STREQ(dal_last_error(), ""); }).join();
+  std::thread([] {
+    EXPECT_EQ(dal_last_error_code(), DAL_OK);
+    EXPECT_STREQ(dal_last_error(), "");
+  }).join();
   EXPECT_EQ(dal_last_error_code(), DAL_E_HANDLE);
 }
 
@@ -320,11 +350,19 @@ TEST_F(DalAbi, ConcurrentWritersAndReaders) {
     threads.emplace_back([&, w] {
       for (int i = 0; i < kInserts; ++i) {
         Bytes req = request_with("rw.db", "Insert", [&](Packer& pk) {
-          pk.pack_array(1); pk.pack_map(2); pk.pack("k"); pk.pack(w); pk.pack("v"); pk.pack("row " + std::to_string(i));
+          pk.pack_array(1);
+          pk.pack_map(2);
+          pk.pack("k");
+          pk.pack(w);
+          pk.pack("v");
+          pk.pack("row " + std::to_string(i));
         });
         void* resp = nullptr;
         int64_t n = dal_query(handle_, req.data(), req.size(), &resp);
-        if (n <= 0) { ++failures; continue; }
+        if (n <= 0) {
+          ++failures;
+          continue;
+        }
         auto m = decode(resp, n);
         if (m.has("e") || m.at("ra").as<int64_t>() != 1) ++failures;
         dal_free(resp);
@@ -333,15 +371,24 @@ TEST_F(DalAbi, ConcurrentWritersAndReaders) {
   }
   for (int r = 0; r < kReaders; ++r) {
     threads.emplace_back([&] {
-      Bytes req = request_with("rw.db", "Fields", [](Packer& pk) { pk.pack_array(1); pk.pack("count(*)"); });
+      Bytes req = request_with("rw.db", "Fields", [](Packer& pk) {
+        pk.pack_array(1);
+        pk.pack("count(*)");
+      });
       int64_t last = 0;
       while (writing.load()) {
         void* resp = nullptr;
         int64_t n = dal_query(handle_, req.data(), req.size(), &resp);
-        if (n <= 0) { ++failures; break; }
+        if (n <= 0) {
+          ++failures;
+          break;
+        }
         auto m = decode(resp, n);
         dal_free(resp);
-        if (m.has("e")) { ++failures; break; }
+        if (m.has("e")) {
+          ++failures;
+          break;
+        }
         int64_t count = m.first_cell();
         if (count < last) ++failures;  // committed rows never disappear
         last = count;
@@ -352,7 +399,10 @@ TEST_F(DalAbi, ConcurrentWritersAndReaders) {
   writing = false;
   for (size_t i = kWriters; i < threads.size(); ++i) threads[i].join();
   EXPECT_EQ(failures.load(), 0);
-  Bytes count = request_with("rw.db", "Fields", [](Packer& pk) { pk.pack_array(1); pk.pack("count(*)"); });
+  Bytes count = request_with("rw.db", "Fields", [](Packer& pk) {
+    pk.pack_array(1);
+    pk.pack("count(*)");
+  });
   Bytes out;
   ASSERT_GT(query(count, &out), 0);
   EXPECT_EQ(decode(out.data(), out.size()).first_cell(), kWriters * kInserts);

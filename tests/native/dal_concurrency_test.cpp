@@ -32,26 +32,42 @@ constexpr int kRounds = 300;  // each round issues 8 requests
 // One command {method, args}; args written by fn.
 void command(Packer& pk, const char* method, const std::function<void(Packer&)>& args) {
   pk.pack_map(2);
-  pk.pack("method"); pk.pack(method);
-  pk.pack("args"); args(pk);
+  pk.pack("method");
+  pk.pack(method);
+  pk.pack("args");
+  args(pk);
 }
 
-void in_t(Packer& pk) { command(pk, "In", [](Packer& p) { p.pack_array(1); p.pack("t"); }); }
+void in_t(Packer& pk) {
+  command(pk, "In", [](Packer& p) {
+    p.pack_array(1);
+    p.pack("t");
+  });
+}
 
 Bytes envelope(uint64_t id, int ncmds, const std::function<void(Packer&)>& cmds) {
   return encode([&](Packer& pk) {
     pk.pack_map(3);
-    pk.pack("id"); pk.pack(id);
-    pk.pack("db"); pk.pack("c.db");
-    pk.pack("commands"); pk.pack_array(ncmds);
+    pk.pack("id");
+    pk.pack(id);
+    pk.pack("db");
+    pk.pack("c.db");
+    pk.pack("commands");
+    pk.pack_array(ncmds);
     cmds(pk);
   });
 }
 
 void insert_row(Packer& pk, int64_t id, int owner, int64_t v) {
   command(pk, "Insert", [&](Packer& p) {
-    p.pack_array(1); p.pack_map(3);
-    p.pack("id"); p.pack(id); p.pack("owner"); p.pack(owner); p.pack("v"); p.pack(v);
+    p.pack_array(1);
+    p.pack_map(3);
+    p.pack("id");
+    p.pack(id);
+    p.pack("owner");
+    p.pack(owner);
+    p.pack("v");
+    p.pack(v);
   });
 }
 
@@ -113,7 +129,9 @@ class Worker {
         resp.assign(small.begin(), small.begin() + n);
       }
     }
-    if (n < 0) return fail(what, std::string("call failed: ") + dal_code_name(static_cast<int32_t>(n)) + ": " + dal_last_error());
+    if (n < 0)
+      return fail(what,
+                  std::string("call failed: ") + dal_code_name(static_cast<int32_t>(n)) + ": " + dal_last_error());
     *out = decode(resp.data(), resp.size());
     if (out->at("i").as<uint64_t>() != id) return fail(what, "answer carries another request's id");
     if (out->has("e") && out->at("e").as<std::string>().find("locked") != std::string::npos)
@@ -134,7 +152,13 @@ class Worker {
     int64_t row = next_row_id(), v = row % 97;
     uint64_t id = next_request_id();
     Decoded d;
-    if (!call(envelope(id, 2, [&](Packer& pk) { in_t(pk); insert_row(pk, row, owner_, v); }), id, &d, "Insert")) return;
+    if (!call(envelope(id, 2,
+                       [&](Packer& pk) {
+                         in_t(pk);
+                         insert_row(pk, row, owner_, v);
+                       }),
+              id, &d, "Insert"))
+      return;
     if (!expect_exec(d, 1, "Insert")) return;
     if (d.at("li").as<int64_t>() != row) return (void)fail("Insert", "li is not the inserted id");
     mine_[row] = v;
@@ -146,9 +170,23 @@ class Worker {
     Decoded d;
     Bytes req = envelope(id, 4, [&](Packer& pk) {
       in_t(pk);
-      command(pk, "Find", [&](Packer& p) { p.pack_array(1); p.pack_map(1); p.pack("owner"); p.pack(owner_); });
-      command(pk, "Fields", [](Packer& p) { p.pack_array(2); p.pack("id"); p.pack("v"); });
-      command(pk, "Sort", [](Packer& p) { p.pack_array(1); p.pack_map(1); p.pack("id"); p.pack(1); });
+      command(pk, "Find", [&](Packer& p) {
+        p.pack_array(1);
+        p.pack_map(1);
+        p.pack("owner");
+        p.pack(owner_);
+      });
+      command(pk, "Fields", [](Packer& p) {
+        p.pack_array(2);
+        p.pack("id");
+        p.pack("v");
+      });
+      command(pk, "Sort", [](Packer& p) {
+        p.pack_array(1);
+        p.pack_map(1);
+        p.pack("id");
+        p.pack(1);
+      });
     });
     if (!call(req, id, &d, "Find")) return;
     if (d.has("e")) return (void)fail("Find", d.at("e").as<std::string>());
@@ -156,8 +194,9 @@ class Worker {
     const auto& rows = d.at("r").via.array;
     for (uint32_t i = 0; i < rows.size; ++i)
       seen[rows.ptr[i].via.array.ptr[0].as<int64_t>()] = rows.ptr[i].via.array.ptr[1].as<int64_t>();
-    if (seen != mine_) fail("Find", "rows differ from what this thread wrote (" + std::to_string(seen.size()) + " vs " +
-                                        std::to_string(mine_.size()) + ")");
+    if (seen != mine_)
+      fail("Find", "rows differ from what this thread wrote (" + std::to_string(seen.size()) + " vs " +
+                       std::to_string(mine_.size()) + ")");
   }
 
   void set_one(int round) {
@@ -167,8 +206,18 @@ class Worker {
     Decoded d;
     Bytes req = envelope(id, 3, [&](Packer& pk) {
       in_t(pk);
-      command(pk, "Find", [&](Packer& p) { p.pack_array(1); p.pack_map(1); p.pack("id"); p.pack(row); });
-      command(pk, "Set", [&](Packer& p) { p.pack_array(1); p.pack_map(1); p.pack("v"); p.pack(round); });
+      command(pk, "Find", [&](Packer& p) {
+        p.pack_array(1);
+        p.pack_map(1);
+        p.pack("id");
+        p.pack(row);
+      });
+      command(pk, "Set", [&](Packer& p) {
+        p.pack_array(1);
+        p.pack_map(1);
+        p.pack("v");
+        p.pack(round);
+      });
     });
     if (call(req, id, &d, "Set") && expect_exec(d, 1, "Set")) mine_[row] = round;
   }
@@ -180,7 +229,12 @@ class Worker {
     Decoded d;
     Bytes req = envelope(id, 3, [&](Packer& pk) {
       in_t(pk);
-      command(pk, "Find", [&](Packer& p) { p.pack_array(1); p.pack_map(1); p.pack("id"); p.pack(row); });
+      command(pk, "Find", [&](Packer& p) {
+        p.pack_array(1);
+        p.pack_map(1);
+        p.pack("id");
+        p.pack(row);
+      });
       command(pk, "Delete", [](Packer& p) { p.pack_array(0); });
     });
     if (call(req, id, &d, "Delete") && expect_exec(d, 1, "Delete")) mine_.erase(row);
@@ -239,7 +293,12 @@ class Worker {
   void missing_table() {
     uint64_t id = next_request_id();
     Decoded d;
-    Bytes req = envelope(id, 1, [](Packer& pk) { command(pk, "In", [](Packer& p) { p.pack_array(1); p.pack("nosuch"); }); });
+    Bytes req = envelope(id, 1, [](Packer& pk) {
+      command(pk, "In", [](Packer& p) {
+        p.pack_array(1);
+        p.pack("nosuch");
+      });
+    });
     if (call(req, id, &d, "missing table") &&
         (!d.has("e") || d.at("e").as<std::string>().find("no such table") == std::string::npos))
       fail("missing table", "want SQLite's error in the response");
@@ -282,11 +341,17 @@ TEST(DalConcurrency, EightThreadsMixedRequestsOnOneHandle) {
   Bytes out;
   Bytes count = encode([](Packer& pk) {
     pk.pack_map(3);
-    pk.pack("id"); pk.pack(1);
-    pk.pack("db"); pk.pack("c.db");
-    pk.pack("commands"); pk.pack_array(2);
+    pk.pack("id");
+    pk.pack(1);
+    pk.pack("db");
+    pk.pack("c.db");
+    pk.pack("commands");
+    pk.pack_array(2);
     in_t(pk);
-    command(pk, "Fields", [](Packer& p) { p.pack_array(1); p.pack("count(*)"); });
+    command(pk, "Fields", [](Packer& p) {
+      p.pack_array(1);
+      p.pack("count(*)");
+    });
   });
   void* p = nullptr;
   int64_t n = dal_query(h, count.data(), count.size(), &p);

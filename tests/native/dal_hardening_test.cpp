@@ -26,17 +26,38 @@ using DalHardening = DalAbi;
 // Defect 1: a Delete whose filter names a column the table lacks used to
 // match every row (SQLite read "typo" as the string 'typo') and empty it.
 TEST_F(DalHardening, DeleteWithUnknownColumnIsAnErrorAndDeletesNothing) {
-  exec_sql("u.db", "CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER);"
-                   "INSERT INTO t (n) VALUES (1), (2), (3), (4), (5)");
+  exec_sql("u.db",
+           "CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER);"
+           "INSERT INTO t (n) VALUES (1), (2), (3), (4), (5)");
   Bytes del = encode([](Packer& pk) {
     pk.pack_map(3);
-    pk.pack("id"); pk.pack(3);
-    pk.pack("db"); pk.pack("u.db");
-    pk.pack("commands"); pk.pack_array(3);
-    pk.pack_map(2); pk.pack("method"); pk.pack("In"); pk.pack("args"); pk.pack_array(1); pk.pack("t");
-    pk.pack_map(2); pk.pack("method"); pk.pack("Find"); pk.pack("args"); pk.pack_array(1);
-    pk.pack_map(1); pk.pack("typo"); pk.pack_map(1); pk.pack("$gt"); pk.pack(0);
-    pk.pack_map(2); pk.pack("method"); pk.pack("Delete"); pk.pack("args"); pk.pack_array(0);
+    pk.pack("id");
+    pk.pack(3);
+    pk.pack("db");
+    pk.pack("u.db");
+    pk.pack("commands");
+    pk.pack_array(3);
+    pk.pack_map(2);
+    pk.pack("method");
+    pk.pack("In");
+    pk.pack("args");
+    pk.pack_array(1);
+    pk.pack("t");
+    pk.pack_map(2);
+    pk.pack("method");
+    pk.pack("Find");
+    pk.pack("args");
+    pk.pack_array(1);
+    pk.pack_map(1);
+    pk.pack("typo");
+    pk.pack_map(1);
+    pk.pack("$gt");
+    pk.pack(0);
+    pk.pack_map(2);
+    pk.pack("method");
+    pk.pack("Delete");
+    pk.pack("args");
+    pk.pack_array(0);
   });
   std::array<uint8_t, 256> buf{};
   int64_t n = dal_query_into(handle_, del.data(), del.size(), buf.data(), buf.size());
@@ -55,7 +76,10 @@ TEST(DalHardeningLimits, MaxDatabasesBoundsOpenDatabases) {
   ASSERT_GT(h, 0) << dal_last_error();
   int64_t stats[DAL_STAT_COUNT];
   for (int i = 0; i < 50; ++i) {
-    Bytes req = request_with("db" + std::to_string(i), "Find", [](Packer& pk) { pk.pack_array(1); pk.pack_map(0); });
+    Bytes req = request_with("db" + std::to_string(i), "Find", [](Packer& pk) {
+      pk.pack_array(1);
+      pk.pack_map(0);
+    });
     void* resp = nullptr;
     ASSERT_GT(dal_query(h, req.data(), req.size(), &resp), 0) << dal_last_error();
     EXPECT_EQ(dal_free(resp), DAL_OK);
@@ -69,13 +93,19 @@ TEST(DalHardeningLimits, MaxDatabasesBoundsOpenDatabases) {
 
 // Defect 3: a self-join returned 214 MB.
 TEST_F(DalHardening, ResponseOverMaxResponseBytesIsLimitError) {
-  exec_sql("big.db", "CREATE TABLE t (id INTEGER PRIMARY KEY, pad TEXT);"
-                     "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000)"
-                     "INSERT INTO t SELECT x, 'padding padding padding' FROM c");
+  exec_sql("big.db",
+           "CREATE TABLE t (id INTEGER PRIMARY KEY, pad TEXT);"
+           "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000)"
+           "INSERT INTO t SELECT x, 'padding padding padding' FROM c");
   int64_t h = dal_open(dir_.path().c_str(), "max_response_bytes=100000");
   ASSERT_GT(h, 0) << dal_last_error();
   Bytes self_join = request_with("big.db", "Join", [](Packer& pk) {
-    pk.pack_array(1); pk.pack_map(2); pk.pack("$for"); pk.pack("t b"); pk.pack("$as"); pk.pack("cross");
+    pk.pack_array(1);
+    pk.pack_map(2);
+    pk.pack("$for");
+    pk.pack("t b");
+    pk.pack("$as");
+    pk.pack("cross");
   });
   void* resp = nullptr;
   EXPECT_EQ(dal_query(h, self_join.data(), self_join.size(), &resp), DAL_E_LIMIT);
@@ -93,21 +123,43 @@ TEST_F(DalHardening, ResponseOverMaxResponseBytesIsLimitError) {
 }
 
 TEST_F(DalHardening, QueryOverMaxQueryMsIsInterruptedAndWritesNothing) {
-  exec_sql("slow.db", "CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER);"
-                      "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000)"
-                      "INSERT INTO t SELECT x, x FROM c");
+  exec_sql("slow.db",
+           "CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER);"
+           "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000)"
+           "INSERT INTO t SELECT x, x FROM c");
   int64_t h = dal_open(dir_.path().c_str(), "max_query_ms=20");
   ASSERT_GT(h, 0) << dal_last_error();
   // count(*) over a 9,000,000-row cross join: far more than 20 ms of work.
   Bytes slow = encode([](Packer& pk) {
     pk.pack_map(3);
-    pk.pack("id"); pk.pack(1);
-    pk.pack("db"); pk.pack("slow.db");
-    pk.pack("commands"); pk.pack_array(3);
-    pk.pack_map(2); pk.pack("method"); pk.pack("In"); pk.pack("args"); pk.pack_array(1); pk.pack("t");
-    pk.pack_map(2); pk.pack("method"); pk.pack("Join"); pk.pack("args"); pk.pack_array(1);
-    pk.pack_map(2); pk.pack("$for"); pk.pack("t b"); pk.pack("$as"); pk.pack("cross");
-    pk.pack_map(2); pk.pack("method"); pk.pack("Fields"); pk.pack("args"); pk.pack_array(1); pk.pack("count(*)");
+    pk.pack("id");
+    pk.pack(1);
+    pk.pack("db");
+    pk.pack("slow.db");
+    pk.pack("commands");
+    pk.pack_array(3);
+    pk.pack_map(2);
+    pk.pack("method");
+    pk.pack("In");
+    pk.pack("args");
+    pk.pack_array(1);
+    pk.pack("t");
+    pk.pack_map(2);
+    pk.pack("method");
+    pk.pack("Join");
+    pk.pack("args");
+    pk.pack_array(1);
+    pk.pack_map(2);
+    pk.pack("$for");
+    pk.pack("t b");
+    pk.pack("$as");
+    pk.pack("cross");
+    pk.pack_map(2);
+    pk.pack("method");
+    pk.pack("Fields");
+    pk.pack("args");
+    pk.pack_array(1);
+    pk.pack("count(*)");
   });
   void* resp = nullptr;
   EXPECT_EQ(dal_query(h, slow.data(), slow.size(), &resp), DAL_E_LIMIT);
@@ -124,7 +176,10 @@ TEST_F(DalHardening, QueryOverMaxQueryMsIsInterruptedAndWritesNothing) {
 TEST_F(DalHardening, DbNameLengthLimitIs247Bytes) {
   Bytes out;
   auto find = [](const std::string& db) {
-    return request_with(db, "Find", [](Packer& pk) { pk.pack_array(1); pk.pack_map(0); });
+    return request_with(db, "Find", [](Packer& pk) {
+      pk.pack_array(1);
+      pk.pack_map(0);
+    });
   };
   ASSERT_GT(query(find(std::string(247, 'n')), &out), 0) << dal_last_error();
   EXPECT_TRUE(decode(out.data(), out.size()).has("e"));  // no such table: the file opened fine
@@ -138,28 +193,37 @@ TEST_F(DalHardening, DbNameLengthLimitIs247Bytes) {
 TEST_F(DalHardening, InvalidUtf8StringIsRequestError) {
   Bytes out;
   Bytes req = request_with("s.db", "Find", [](Packer& pk) {
-    pk.pack_array(1); pk.pack_map(1); pk.pack("a"); pk.pack(std::string("ab\xff\xfe", 4));
+    pk.pack_array(1);
+    pk.pack_map(1);
+    pk.pack("a");
+    pk.pack(std::string("ab\xff\xfe", 4));
   });
   EXPECT_EQ(query(req, &out), DAL_E_REQUEST);
   EXPECT_NE(last_error().find("not valid UTF-8"), std::string::npos) << last_error();
   EXPECT_NE(last_error().find("at byte"), std::string::npos) << last_error();
   // The same bytes as bin are a value like any other.
   Bytes bin = request_with("s.db", "Find", [](Packer& pk) {
-    pk.pack_array(1); pk.pack_map(1); pk.pack("a"); pk.pack_bin(4); pk.pack_bin_body("ab\xff\xfe", 4);
+    pk.pack_array(1);
+    pk.pack_map(1);
+    pk.pack("a");
+    pk.pack_bin(4);
+    pk.pack_bin_body("ab\xff\xfe", 4);
   });
   EXPECT_GT(query(bin, &out), 0) << dal_last_error();
 }
 
 TEST(DalHardeningOptions, GrammarRefusesWhitespaceAndDuplicates) {
   dalkit::TempDir dir("dal-opts");
-  for (const char* bad : {"max_readers= 4", "max_readers =4", " max_readers=4", "max_readers=4 ", "max_readers=4; stmt_cache=1",
-                          "max_readers=4;max_readers=4", "max_readers=2,max_readers=4", " "}) {
+  for (const char* bad :
+       {"max_readers= 4", "max_readers =4", " max_readers=4", "max_readers=4 ", "max_readers=4; stmt_cache=1",
+        "max_readers=4;max_readers=4", "max_readers=2,max_readers=4", " "}) {
     EXPECT_EQ(dal_open(dir.path().c_str(), bad), DAL_E_OPTIONS) << "'" << bad << "'";
     EXPECT_EQ(dal_last_error_code(), DAL_E_OPTIONS);
   }
   EXPECT_EQ(dal_open(dir.path().c_str(), "max_readers=4;max_readers=4"), DAL_E_OPTIONS);
   EXPECT_NE(last_error().find("given twice"), std::string::npos) << last_error();
-  for (const char* good : {"", "max_readers=4;;stmt_cache=1;", "max_databases=8,max_query_ms=0,max_response_bytes=64"}) {
+  for (const char* good :
+       {"", "max_readers=4;;stmt_cache=1;", "max_databases=8,max_query_ms=0,max_response_bytes=64"}) {
     int64_t h = dal_open(dir.path().c_str(), good);
     EXPECT_GT(h, 0) << "'" << good << "': " << dal_last_error();
     if (h > 0) {
@@ -179,11 +243,18 @@ TEST(DalHardeningStats, UnknownFlagBitsAndNegativeCapacityAreMisuse) {
 }
 
 TEST(DalCodeName, NamesEveryCode) {
-  const std::vector<std::pair<int32_t, const char*>> codes = {
-      {DAL_OK, "DAL_OK"},           {DAL_E_HANDLE, "DAL_E_HANDLE"},   {DAL_E_NULL, "DAL_E_NULL"},
-      {DAL_E_DECODE, "DAL_E_DECODE"}, {DAL_E_TOO_LARGE, "DAL_E_TOO_LARGE"}, {DAL_E_REQUEST, "DAL_E_REQUEST"},
-      {DAL_E_DATABASE, "DAL_E_DATABASE"}, {DAL_E_MISUSE, "DAL_E_MISUSE"}, {DAL_E_INTERNAL, "DAL_E_INTERNAL"},
-      {DAL_E_NOMEM, "DAL_E_NOMEM"}, {DAL_E_OPTIONS, "DAL_E_OPTIONS"}, {DAL_E_LIMIT, "DAL_E_LIMIT"}};
+  const std::vector<std::pair<int32_t, const char*>> codes = {{DAL_OK, "DAL_OK"},
+                                                              {DAL_E_HANDLE, "DAL_E_HANDLE"},
+                                                              {DAL_E_NULL, "DAL_E_NULL"},
+                                                              {DAL_E_DECODE, "DAL_E_DECODE"},
+                                                              {DAL_E_TOO_LARGE, "DAL_E_TOO_LARGE"},
+                                                              {DAL_E_REQUEST, "DAL_E_REQUEST"},
+                                                              {DAL_E_DATABASE, "DAL_E_DATABASE"},
+                                                              {DAL_E_MISUSE, "DAL_E_MISUSE"},
+                                                              {DAL_E_INTERNAL, "DAL_E_INTERNAL"},
+                                                              {DAL_E_NOMEM, "DAL_E_NOMEM"},
+                                                              {DAL_E_OPTIONS, "DAL_E_OPTIONS"},
+                                                              {DAL_E_LIMIT, "DAL_E_LIMIT"}};
   for (const auto& [code, name] : codes) EXPECT_STREQ(dal_code_name(code), name);
   for (int32_t other : {1, -12, 34, INT32_MIN, INT32_MAX}) EXPECT_STREQ(dal_code_name(other), "DAL_E_UNKNOWN");
 }
@@ -195,13 +266,30 @@ TEST_F(DalHardening, ErrorCodesOnlyWhenRequested) {
   auto insert = [](bool codes) {
     return encode([&](Packer& pk) {
       pk.pack_map(codes ? 4 : 3);
-      pk.pack("id"); pk.pack(5);
-      pk.pack("db"); pk.pack("c.db");
-      pk.pack("commands"); pk.pack_array(2);
-      pk.pack_map(2); pk.pack("method"); pk.pack("In"); pk.pack("args"); pk.pack_array(1); pk.pack("t");
-      pk.pack_map(2); pk.pack("method"); pk.pack("Insert"); pk.pack("args"); pk.pack_array(1);
-      pk.pack_map(1); pk.pack("k"); pk.pack("dup");
-      if (codes) { pk.pack("codes"); pk.pack(true); }
+      pk.pack("id");
+      pk.pack(5);
+      pk.pack("db");
+      pk.pack("c.db");
+      pk.pack("commands");
+      pk.pack_array(2);
+      pk.pack_map(2);
+      pk.pack("method");
+      pk.pack("In");
+      pk.pack("args");
+      pk.pack_array(1);
+      pk.pack("t");
+      pk.pack_map(2);
+      pk.pack("method");
+      pk.pack("Insert");
+      pk.pack("args");
+      pk.pack_array(1);
+      pk.pack_map(1);
+      pk.pack("k");
+      pk.pack("dup");
+      if (codes) {
+        pk.pack("codes");
+        pk.pack(true);
+      }
     });
   };
   Bytes out;
@@ -209,7 +297,7 @@ TEST_F(DalHardening, ErrorCodesOnlyWhenRequested) {
   ASSERT_GT(query(insert(true), &out), 0) << dal_last_error();
   auto m = decode(out.data(), out.size());
   EXPECT_EQ(m.at("ec").as<int64_t>(), 2067);  // SQLITE_CONSTRAINT_UNIQUE
-  EXPECT_EQ(m.map.size(), 5u);  // i, ra, li, e, ec
+  EXPECT_EQ(m.map.size(), 5u);                // i, ra, li, e, ec
   ASSERT_GT(query(insert(false), &out), 0);
   auto plain = decode(out.data(), out.size());
   EXPECT_TRUE(plain.has("e"));

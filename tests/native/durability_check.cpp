@@ -47,12 +47,28 @@ std::vector<char> insert_request(int64_t id) {
   msgpack::sbuffer buf;
   msgpack::packer<msgpack::sbuffer> pk(buf);
   pk.pack_map(3);
-  pk.pack("id"); pk.pack(id);
-  pk.pack("db"); pk.pack(kDb);
-  pk.pack("commands"); pk.pack_array(2);
-  pk.pack_map(2); pk.pack("method"); pk.pack("In"); pk.pack("args"); pk.pack_array(1); pk.pack("rows");
-  pk.pack_map(2); pk.pack("method"); pk.pack("Insert"); pk.pack("args"); pk.pack_array(1);
-  pk.pack_map(2); pk.pack("id"); pk.pack(id); pk.pack("payload"); pk.pack(std::string(100, 'x'));
+  pk.pack("id");
+  pk.pack(id);
+  pk.pack("db");
+  pk.pack(kDb);
+  pk.pack("commands");
+  pk.pack_array(2);
+  pk.pack_map(2);
+  pk.pack("method");
+  pk.pack("In");
+  pk.pack("args");
+  pk.pack_array(1);
+  pk.pack("rows");
+  pk.pack_map(2);
+  pk.pack("method");
+  pk.pack("Insert");
+  pk.pack("args");
+  pk.pack_array(1);
+  pk.pack_map(2);
+  pk.pack("id");
+  pk.pack(id);
+  pk.pack("payload");
+  pk.pack(std::string(100, 'x'));
   return std::vector<char>(buf.data(), buf.data() + buf.size());
 }
 
@@ -81,8 +97,8 @@ int run_round(const std::string& self, const char* sync, int round_no, std::mt19
   {
     sqlite3* db = nullptr;
     if (sqlite3_open(dir.file(kDb).c_str(), &db) != SQLITE_OK ||
-        sqlite3_exec(db, "PRAGMA journal_mode=WAL; CREATE TABLE rows (id INTEGER PRIMARY KEY, payload TEXT)",
-                     nullptr, nullptr, nullptr) != SQLITE_OK)
+        sqlite3_exec(db, "PRAGMA journal_mode=WAL; CREATE TABLE rows (id INTEGER PRIMARY KEY, payload TEXT)", nullptr,
+                     nullptr, nullptr) != SQLITE_OK)
       return fail("cannot create the table");
     sqlite3_close(db);
   }
@@ -125,10 +141,13 @@ int run_round(const std::string& self, const char* sync, int round_no, std::mt19
   sqlite3* db = nullptr;
   if (sqlite3_open(dir.file(kDb).c_str(), &db) != SQLITE_OK) return fail("reopen failed");
   std::string integrity;
-  sqlite3_exec(db, "PRAGMA integrity_check", [](void* p, int, char** v, char**) {
+  sqlite3_exec(
+      db, "PRAGMA integrity_check",
+      [](void* p, int, char** v, char**) {
         *static_cast<std::string*>(p) += v[0] ? v[0] : "NULL";
         return 0;
-      }, &integrity, nullptr);
+      },
+      &integrity, nullptr);
   std::set<int64_t> present;
   sqlite3_stmt* st = nullptr;
   sqlite3_prepare_v2(db, "SELECT id FROM rows", -1, &st, nullptr);

@@ -29,16 +29,32 @@ Bytes request(const std::string& db, bool write) {
   msgpack::sbuffer buf;
   msgpack::packer<msgpack::sbuffer> pk(buf);
   pk.pack_map(3);
-  pk.pack("id"); pk.pack(1);
-  pk.pack("db"); pk.pack(db);
-  pk.pack("commands"); pk.pack_array(2);
-  pk.pack_map(2); pk.pack("method"); pk.pack("In"); pk.pack("args"); pk.pack_array(1); pk.pack("t");
+  pk.pack("id");
+  pk.pack(1);
+  pk.pack("db");
+  pk.pack(db);
+  pk.pack("commands");
+  pk.pack_array(2);
+  pk.pack_map(2);
+  pk.pack("method");
+  pk.pack("In");
+  pk.pack("args");
+  pk.pack_array(1);
+  pk.pack("t");
   pk.pack_map(2);
   pk.pack("method");
   if (write) {
-    pk.pack("Insert"); pk.pack("args"); pk.pack_array(1); pk.pack_map(1); pk.pack("a"); pk.pack(1);
+    pk.pack("Insert");
+    pk.pack("args");
+    pk.pack_array(1);
+    pk.pack_map(1);
+    pk.pack("a");
+    pk.pack(1);
   } else {
-    pk.pack("Fields"); pk.pack("args"); pk.pack_array(1); pk.pack("count(*)");
+    pk.pack("Fields");
+    pk.pack("args");
+    pk.pack_array(1);
+    pk.pack("count(*)");
   }
   return Bytes(buf.data(), buf.data() + buf.size());
 }
@@ -81,7 +97,8 @@ int main() {
   {
     sqlite3* db = nullptr;
     if (sqlite3_open(dir.file("first.db").c_str(), &db) != SQLITE_OK ||
-        sqlite3_exec(db, "CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (42);", nullptr, nullptr, nullptr) != SQLITE_OK)
+        sqlite3_exec(db, "CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (42);", nullptr, nullptr, nullptr) !=
+            SQLITE_OK)
       return fail("cannot create first.db");
     sqlite3_close(db);
   }
@@ -111,7 +128,8 @@ int main() {
   }
   for (int fd : fds) close(fd);
   // The first database still answers, with its data.
-  if (int64_t n = first_count(); n != 1) return fail("first.db after the queries: count " + std::to_string(n) + " " + msg);
+  if (int64_t n = first_count(); n != 1)
+    return fail("first.db after the queries: count " + std::to_string(n) + " " + msg);
   if (dal_close(h) != DAL_OK) return fail(std::string("dal_close: ") + dal_last_error());
   std::printf("fd_limit_check: %d distinct databases queried; descriptors still available\n", kNames);
   return 0;

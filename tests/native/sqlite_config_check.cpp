@@ -38,16 +38,32 @@ Bytes request(bool insert, int i) {
   msgpack::sbuffer buf;
   msgpack::packer<msgpack::sbuffer> pk(buf);
   pk.pack_map(3);
-  pk.pack("id"); pk.pack(i);
-  pk.pack("db"); pk.pack("c.db");
-  pk.pack("commands"); pk.pack_array(2);
-  pk.pack_map(2); pk.pack("method"); pk.pack("In"); pk.pack("args"); pk.pack_array(1); pk.pack("t");
+  pk.pack("id");
+  pk.pack(i);
+  pk.pack("db");
+  pk.pack("c.db");
+  pk.pack("commands");
+  pk.pack_array(2);
+  pk.pack_map(2);
+  pk.pack("method");
+  pk.pack("In");
+  pk.pack("args");
+  pk.pack_array(1);
+  pk.pack("t");
   pk.pack_map(2);
   pk.pack("method");
   if (insert) {
-    pk.pack("Insert"); pk.pack("args"); pk.pack_array(1); pk.pack_map(1); pk.pack("a"); pk.pack(i);
+    pk.pack("Insert");
+    pk.pack("args");
+    pk.pack_array(1);
+    pk.pack_map(1);
+    pk.pack("a");
+    pk.pack(i);
   } else {
-    pk.pack("Fields"); pk.pack("args"); pk.pack_array(1); pk.pack("count(*)");
+    pk.pack("Fields");
+    pk.pack("args");
+    pk.pack_array(1);
+    pk.pack("count(*)");
   }
   return Bytes(buf.data(), buf.data() + buf.size());
 }
@@ -100,8 +116,9 @@ int main(int argc, char** argv) {
 
   const std::string version = dal_version_string();
   std::printf("sqlite_config_check %s: %s\n", argv[1], version.c_str());
-  const char* want = host_first ? "sqlite config: initialized before the DAL, configuration kept, memory from sqlite3_memory_used"
-                                : "sqlite config: multi-thread, memstatus off, counting allocator";
+  const char* want =
+      host_first ? "sqlite config: initialized before the DAL, configuration kept, memory from sqlite3_memory_used"
+                 : "sqlite config: multi-thread, memstatus off, counting allocator";
   if (version.find(want) == std::string::npos) return fail("version string lacks \"" + std::string(want) + "\"");
 
   std::string msg;
@@ -125,7 +142,8 @@ int main(int argc, char** argv) {
     if (sqlite3_memory_used() != 0) return fail("memory statistics are on: " + std::to_string(sqlite3_memory_used()));
     sqlite3* more = nullptr;
     if (sqlite3_open(":memory:", &more) != SQLITE_OK ||
-        sqlite3_exec(more, "CREATE TABLE x (b TEXT); INSERT INTO x VALUES (zeroblob(100000))", nullptr, nullptr, nullptr) != SQLITE_OK)
+        sqlite3_exec(more, "CREATE TABLE x (b TEXT); INSERT INTO x VALUES (zeroblob(100000))", nullptr, nullptr,
+                     nullptr) != SQLITE_OK)
       return fail("host :memory: database");
     int64_t with = 0, p2 = 0;
     stats(&with, &p2);
@@ -133,12 +151,12 @@ int main(int argc, char** argv) {
     int64_t after = 0, p3 = 0;
     stats(&after, &p3);
     if (with < used + 100000 || after >= with || p3 < with)
-      return fail("host database: " + std::to_string(used) + " -> " + std::to_string(with) + " -> " + std::to_string(after) +
-                  " bytes (peak " + std::to_string(p3) + ")");
+      return fail("host database: " + std::to_string(used) + " -> " + std::to_string(with) + " -> " +
+                  std::to_string(after) + " bytes (peak " + std::to_string(p3) + ")");
   }
   if (dal_close(h) != 0) return fail(std::string("dal_close: ") + dal_last_error());
   sqlite3_close(host);
-  std::printf("sqlite_config_check %s: ok, SQLite memory %lld bytes (peak %lld)\n", argv[1], static_cast<long long>(used),
-              static_cast<long long>(peak));
+  std::printf("sqlite_config_check %s: ok, SQLite memory %lld bytes (peak %lld)\n", argv[1],
+              static_cast<long long>(used), static_cast<long long>(peak));
   return 0;
 }

@@ -166,10 +166,10 @@ TEST(Decoder, RejectsGarbage) {
 // count larger than the bytes left is refused up front, in both decoders.
 TEST(Decoder, ContainerCountsBeyondTheInputAreRefusedWithoutAllocating) {
   const std::vector<std::vector<uint8_t>> huge = {
-      unhex("dd7fffffff"),                  // array32 of 2^31-1 elements, none present
-      unhex("df7fffffff"),                  // map32 of 2^31-1 entries
-      unhex("81a172dd7fffffff"),            // the same array inside a response map
-      unhex("dbffffffff61"),                // str32 announcing 4 GiB, one byte present
+      unhex("dd7fffffff"),        // array32 of 2^31-1 elements, none present
+      unhex("df7fffffff"),        // map32 of 2^31-1 entries
+      unhex("81a172dd7fffffff"),  // the same array inside a response map
+      unhex("dbffffffff61"),      // str32 announcing 4 GiB, one byte present
   };
   for (const auto& b : huge) {
     auto r = decode_response(b);
@@ -193,10 +193,10 @@ TEST(Decoder, ContainerCountsBeyondTheInputAreRefusedWithoutAllocating) {
 // the key text stays short whatever the depth.
 TEST(Decoder, NestedMapKeysStayShort) {
   std::vector<uint8_t> b;
-  constexpr int kDepth = 40;  // 2^40 bytes if each level doubled
+  constexpr int kDepth = 40;                           // 2^40 bytes if each level doubled
   for (int i = 0; i < kDepth; ++i) b.push_back(0x81);  // fixmap of 1, whose key is the next map
   b.push_back(0xa1);
-  b.push_back('"');  // innermost key: a quote, which every level used to escape again
+  b.push_back('"');                                    // innermost key: a quote, which every level used to escape again
   for (int i = 0; i < kDepth; ++i) b.push_back(0xc0);  // each map's value: nil
   auto v = decode_value(b);
   ASSERT_TRUE(v.ok()) << v.error().message();

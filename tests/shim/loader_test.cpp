@@ -40,7 +40,7 @@ TEST(Loader, GoodFakeLoadsOnceAndAnswers) {
   ASSERT_TRUE(r.ok()) << r.error().message();
   auto again = Library::load(fake("ok"));
   ASSERT_TRUE(again.ok());
-  EXPECT_EQ(*r, *again);  // one Library per file
+  EXPECT_EQ(*r, *again);                // one Library per file
   EXPECT_EQ((*r)->version(), 1000000);  // a dal.h 1.0 library: any 1.x loads
   auto db = Database::open("/", "", *r);
   ASSERT_TRUE(db.ok()) << db.error().message();

@@ -5,8 +5,8 @@
 // call (dal_take_pending).  libfakedal_sized.so counts those calls.
 #include <dlfcn.h>
 
-#include <algorithm>
 #include <gtest/gtest.h>
+#include <algorithm>
 
 #include "dal.h"
 #include "dalshim.hpp"

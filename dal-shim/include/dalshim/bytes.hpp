@@ -36,7 +36,7 @@ class DefaultInitAllocator : public std::allocator<T> {
   template <class U, class... Args>
   void construct(U* p, Args&&... args) {
     std::allocator_traits<std::allocator<T>>::construct(static_cast<std::allocator<T>&>(*this), p,
-                                                         std::forward<Args>(args)...);
+                                                        std::forward<Args>(args)...);
   }
 };
 

@@ -8,20 +8,20 @@
 #include <time.h>
 
 static inline int dal_sqlite_open(const char *path, int flags, int busy_ms, sqlite3 **out) {
-	int rc = sqlite3_open_v2(path, out, flags, NULL);
-	if (rc != SQLITE_OK) return rc;
-	sqlite3_extended_result_codes(*out, 0);
-	sqlite3_busy_timeout(*out, busy_ms);
-	/* Every quoted identifier the builder emits must be a name or an error.
-	** With the double-quoted-string fallback on (the legacy default), an
-	** unknown "column" silently becomes the string 'column': a Delete whose
-	** filter named a misspelt column matched, and removed, every row.
-	** Refuse to open a connection on which the fallback cannot be turned off. */
-	int dml = 1, ddl = 1;
-	if (sqlite3_db_config(*out, SQLITE_DBCONFIG_DQS_DML, 0, &dml) != SQLITE_OK ||
-	    sqlite3_db_config(*out, SQLITE_DBCONFIG_DQS_DDL, 0, &ddl) != SQLITE_OK || dml != 0 || ddl != 0)
-		return SQLITE_MISUSE;
-	return rc;
+  int rc = sqlite3_open_v2(path, out, flags, NULL);
+  if (rc != SQLITE_OK) return rc;
+  sqlite3_extended_result_codes(*out, 0);
+  sqlite3_busy_timeout(*out, busy_ms);
+  /* Every quoted identifier the builder emits must be a name or an error.
+  ** With the double-quoted-string fallback on (the legacy default), an
+  ** unknown "column" silently becomes the string 'column': a Delete whose
+  ** filter named a misspelt column matched, and removed, every row.
+  ** Refuse to open a connection on which the fallback cannot be turned off. */
+  int dml = 1, ddl = 1;
+  if (sqlite3_db_config(*out, SQLITE_DBCONFIG_DQS_DML, 0, &dml) != SQLITE_OK ||
+      sqlite3_db_config(*out, SQLITE_DBCONFIG_DQS_DDL, 0, &ddl) != SQLITE_OK || dml != 0 || ddl != 0)
+    return SQLITE_MISUSE;
+  return rc;
 }
 
 /* The time limit of one request on a connection (max_query_ms), enforced by
@@ -34,65 +34,63 @@ static inline int dal_sqlite_open(const char *path, int flags, int busy_ms, sqli
 ** finishes sooner never reads the clock at all.  Only the thread running the
 ** connection touches it (one goroutine per connection at a time). */
 typedef struct {
-	int64_t limit_ns;
-	int64_t start_ns;  /* 0: not started */
-	int32_t expired;   /* 1: the handler interrupted the statement */
+  int64_t limit_ns;
+  int64_t start_ns; /* 0: not started */
+  int32_t expired;  /* 1: the handler interrupted the statement */
 } dal_query_clock;
 
 #define DAL_PROGRESS_OPS 1000
 
 static inline int64_t dal_monotonic_ns(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 static int dal_sqlite_progress(void *p) {
-	dal_query_clock *c = p;
-	int64_t now = dal_monotonic_ns();
-	if (c->start_ns == 0) {
-		c->start_ns = now;
-		return 0;
-	}
-	if (now - c->start_ns > c->limit_ns) {
-		c->expired = 1;
-		return 1; /* SQLite ends the statement with SQLITE_INTERRUPT */
-	}
-	return 0;
+  dal_query_clock *c = p;
+  int64_t now = dal_monotonic_ns();
+  if (c->start_ns == 0) {
+    c->start_ns = now;
+    return 0;
+  }
+  if (now - c->start_ns > c->limit_ns) {
+    c->expired = 1;
+    return 1; /* SQLite ends the statement with SQLITE_INTERRUPT */
+  }
+  return 0;
 }
 
 /* Install the time limit; returns the clock to arm, or NULL on OOM. */
 static inline dal_query_clock *dal_sqlite_set_time_limit(sqlite3 *db, int64_t limit_ms) {
-	dal_query_clock *c = calloc(1, sizeof *c);
-	if (!c) return NULL;
-	c->limit_ns = limit_ms * 1000000;
-	sqlite3_progress_handler(db, DAL_PROGRESS_OPS, dal_sqlite_progress, c);
-	return c;
+  dal_query_clock *c = calloc(1, sizeof *c);
+  if (!c) return NULL;
+  c->limit_ns = limit_ms * 1000000;
+  sqlite3_progress_handler(db, DAL_PROGRESS_OPS, dal_sqlite_progress, c);
+  return c;
 }
 
 static inline const char *dal_sqlite_errmsg(sqlite3 *db, size_t *len) {
-	const char *m = sqlite3_errmsg(db);
-	*len = strlen(m);
-	return m;
+  const char *m = sqlite3_errmsg(db);
+  *len = strlen(m);
+  return m;
 }
 
-static inline int dal_sqlite_exec(sqlite3 *db, const char *sql) {
-	return sqlite3_exec(db, sql, NULL, NULL, NULL);
-}
+static inline int dal_sqlite_exec(sqlite3 *db, const char *sql) { return sqlite3_exec(db, sql, NULL, NULL, NULL); }
 
 /* PERSISTENT: cached statements live long, so SQLite should not take their
 ** memory from its short-lived lookaside pool. */
 static inline int dal_sqlite_prepare(sqlite3 *db, const char *sql, int n, sqlite3_stmt **out) {
-	*out = NULL;
-	return sqlite3_prepare_v3(db, sql, n, SQLITE_PREPARE_PERSISTENT, out, NULL);
+  *out = NULL;
+  return sqlite3_prepare_v3(db, sql, n, SQLITE_PREPARE_PERSISTENT, out, NULL);
 }
 
 static inline int dal_sqlite_bind_text(sqlite3_stmt *s, int i, const char *p, int n) {
-	return sqlite3_bind_text(s, i, n ? p : "", n, SQLITE_TRANSIENT);
+  return sqlite3_bind_text(s, i, n ? p : "", n, SQLITE_TRANSIENT);
 }
 
 static inline int dal_sqlite_bind_blob(sqlite3_stmt *s, int i, const void *p, int n) {
-	if (n == 0) return sqlite3_bind_zeroblob(s, i, 0);
-	return sqlite3_bind_blob(s, i, p, n, SQLITE_TRANSIENT);
+  if (n == 0) return sqlite3_bind_zeroblob(s, i, 0);
+  return sqlite3_bind_blob(s, i, p, n, SQLITE_TRANSIENT);
 }
 #endif

@@ -5,9 +5,9 @@
 #include <stdint.h>
 
 /* What dal_sqlite_configure() put in effect (bits). */
-#define DAL_CFG_MULTITHREAD 1 /* SQLITE_CONFIG_MULTITHREAD */
+#define DAL_CFG_MULTITHREAD  1 /* SQLITE_CONFIG_MULTITHREAD */
 #define DAL_CFG_NO_MEMSTATUS 2 /* SQLITE_CONFIG_MEMSTATUS off */
-#define DAL_CFG_COUNTING 4     /* the counting allocator is installed */
+#define DAL_CFG_COUNTING     4 /* the counting allocator is installed */
 
 /* Configures SQLite and initializes it; returns the DAL_CFG_ bits in
 ** effect, 0 when SQLite had already been initialized in this process (its

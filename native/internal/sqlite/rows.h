@@ -16,19 +16,19 @@
 #include <stdint.h>
 
 /* Returned besides SQLITE_DONE and SQLite's (primary) error codes. */
-#define DAL_ROWS_FULL 1000  /* buffer too small: grow it by need, call again */
+#define DAL_ROWS_FULL  1000 /* buffer too small: grow it by need, call again */
 #define DAL_ROWS_LIMIT 1001 /* len - start > limit after the last row written */
 
 typedef struct {
-	int64_t len;      /* in/out: bytes of buf in use */
-	int64_t cap;      /* in: capacity of buf */
-	int64_t start;    /* in: offset of the response, from which limit counts */
-	int64_t limit;    /* in: max_response_bytes */
-	int64_t need;     /* out (DAL_ROWS_FULL): free bytes the next write needs */
-	int64_t count_at; /* internal: offset of the array32 header of the rows */
-	uint32_t rows;    /* out: rows written */
-	int32_t step_rc;  /* internal: result of a step not yet encoded, 0 if none */
-	int32_t ncol;     /* internal: columns, -1 until the header is written */
+  int64_t len;      /* in/out: bytes of buf in use */
+  int64_t cap;      /* in: capacity of buf */
+  int64_t start;    /* in: offset of the response, from which limit counts */
+  int64_t limit;    /* in: max_response_bytes */
+  int64_t need;     /* out (DAL_ROWS_FULL): free bytes the next write needs */
+  int64_t count_at; /* internal: offset of the array32 header of the rows */
+  uint32_t rows;    /* out: rows written */
+  int32_t step_rc;  /* internal: result of a step not yet encoded, 0 if none */
+  int32_t ncol;     /* internal: columns, -1 until the header is written */
 } dal_rows_state;
 
 /* Call with the state zeroed except cap, len, start, limit and ncol = -1. */

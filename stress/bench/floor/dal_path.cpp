@@ -25,7 +25,8 @@ DalPath::~DalPath() { dal_close(handle_); }
 
 bool DalPath::run(const Query& q, std::vector<uint8_t>& buf, std::string* why) {
   const int64_t n = dal_query_into(handle_, q.request.data(), q.request.size(), buf.data(), buf.size());
-  if (n == static_cast<int64_t>(q.response.size()) && std::memcmp(buf.data(), q.response.data(), q.response.size()) == 0)
+  if (n == static_cast<int64_t>(q.response.size()) &&
+      std::memcmp(buf.data(), q.response.data(), q.response.size()) == 0)
     return true;
   if (n < 0) {
     *why = std::string(dal_code_name(static_cast<int32_t>(n))) + ": " + dal_last_error();

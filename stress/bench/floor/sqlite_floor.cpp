@@ -56,7 +56,8 @@ class FloorConnection {
   sqlite3_stmt* statement(int i, const std::string& sql) {
     if (sqlite3_stmt* s = cache_[i]) return s;
     sqlite3_stmt* s = nullptr;
-    if (sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &s, nullptr) != SQLITE_OK)
+    if (sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &s, nullptr) !=
+        SQLITE_OK)
       return nullptr;
     cache_[i] = s;
     return s;
@@ -114,8 +115,9 @@ bool wrong(std::string* why, std::string what) {
 // The check of an answer that is an error message from SQLite.
 bool check_error(const Query& q, const char* msg, std::string* why) {
   if (q.answer.kind == Answer::Kind::Error && q.answer.error == msg) return true;
-  return wrong(why, std::string("SQLite said \"") + msg + "\"" +
-                        (q.answer.kind == Answer::Kind::Error ? ", want \"" + q.answer.error + "\"" : ", want an answer"));
+  return wrong(why,
+               std::string("SQLite said \"") + msg + "\"" +
+                   (q.answer.kind == Answer::Kind::Error ? ", want \"" + q.answer.error + "\"" : ", want an answer"));
 }
 
 }  // namespace
@@ -140,7 +142,8 @@ SqliteFloor::SqliteFloor(const std::string& path, const Workload& w, int threads
 SqliteFloor::~SqliteFloor() = default;
 
 bool SqliteFloor::run(int t, const Query& q, std::string* why) {
-  if (!q.tx && q.statements.size() == 1 && kinds_[q.statements[0].sql] == Kind::Select) return select(*readers_[t], q, why);
+  if (!q.tx && q.statements.size() == 1 && kinds_[q.statements[0].sql] == Kind::Select)
+    return select(*readers_[t], q, why);
   std::lock_guard lock(write_lock_);
   return writes(q, why);
 }
@@ -195,8 +198,9 @@ bool SqliteFloor::select(FloorConnection& c, const Query& q, std::string* why) {
   if (a.kind != Answer::Kind::Rows) return wrong(why, "rows, want no rows");
   const RowsDigest& d = q.digest;
   if (rows != d.rows || ncol != static_cast<int>(d.columns) || numbers != d.numbers || c.scratch != d.text)
-    return wrong(why, std::to_string(rows) + " rows of " + std::to_string(ncol) + " columns, want " + std::to_string(d.rows) +
-                          " of " + std::to_string(d.columns) + (rows == d.rows ? " (other values)" : ""));
+    return wrong(why, std::to_string(rows) + " rows of " + std::to_string(ncol) + " columns, want " +
+                          std::to_string(d.rows) + " of " + std::to_string(d.columns) +
+                          (rows == d.rows ? " (other values)" : ""));
   return true;
 }
 
@@ -208,8 +212,7 @@ bool SqliteFloor::writes(const Query& q, std::string* why) {
     sqlite3_stmt* s = c.statement(st.sql, w_.sql[st.sql]);
     int rc = s ? bind(s, st.args) : SQLITE_ERROR;
     if (rc == SQLITE_OK) {
-      while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-      }
+      while ((rc = sqlite3_step(s)) == SQLITE_ROW) {}
     }
     if (rc != SQLITE_DONE) {
       std::string msg = sqlite3_errmsg(c.db);  // before reset or rollback replace it
@@ -229,9 +232,10 @@ bool SqliteFloor::writes(const Query& q, std::string* why) {
   }
   const Answer& a = q.answer;
   if (a.kind != Answer::Kind::Exec || a.ra != total || a.li != last)
-    return wrong(why, "ra " + std::to_string(total) + " li " + std::to_string(last) +
-                          (a.kind == Answer::Kind::Exec ? ", want ra " + std::to_string(a.ra) + " li " + std::to_string(a.li)
-                                                        : ", want " + (a.error.empty() ? std::string("rows") : a.error)));
+    return wrong(why,
+                 "ra " + std::to_string(total) + " li " + std::to_string(last) +
+                     (a.kind == Answer::Kind::Exec ? ", want ra " + std::to_string(a.ra) + " li " + std::to_string(a.li)
+                                                   : ", want " + (a.error.empty() ? std::string("rows") : a.error)));
   return true;
 }
 

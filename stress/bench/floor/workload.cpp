@@ -96,7 +96,11 @@ const std::vector<std::string_view> kItemColumns = {"id", "k", "name", "qty", "p
 
 // Seed row x (1..1000): {id: x, k: (x-1)/10, name: "item-x", qty: x*7%100, price: x*5/4, note: null}.
 Row item(int64_t x) {
-  return {I(x), I((x - 1) / 10), T("item-" + std::to_string(x)), I(x * 7 % 100), Value::real(static_cast<double>(x * 5) / 4),
+  return {I(x),
+          I((x - 1) / 10),
+          T("item-" + std::to_string(x)),
+          I(x * 7 % 100),
+          Value::real(static_cast<double>(x * 5) / 4),
           Value::nil()};
 }
 
@@ -160,20 +164,23 @@ Query items_by_k(uint64_t id, const std::string& db, int64_t key, int sql) {
 // ---- reference.json --------------------------------------------------------
 
 const Workload& reference() {
-  static const Workload w{
-      "reference", "database.sqlite", "", {"SELECT * FROM \"data\" WHERE \"a\" = ? AND \"b\" > ?"}, 1,
-      [] { return std::vector<Query>{}; },
-      [](int, uint64_t) {
-        Query q;
-        q.id = 9;  // every request is the same bytes
-        auto w = envelope(q.id, "database.sqlite", 2);
-        command(w, "In", 1).str("data");
-        command(w, "Find", 1).map(2).str("a").integer(1).str("b").map(1).str("$gt").integer(2);
-        q.statements = {{0, {I(1), I(2)}}};
-        q.answer = error("no such table: data");
-        finish(q, std::move(w));
-        return q;
-      }};
+  static const Workload w{"reference",
+                          "database.sqlite",
+                          "",
+                          {"SELECT * FROM \"data\" WHERE \"a\" = ? AND \"b\" > ?"},
+                          1,
+                          [] { return std::vector<Query>{}; },
+                          [](int, uint64_t) {
+                            Query q;
+                            q.id = 9;  // every request is the same bytes
+                            auto w = envelope(q.id, "database.sqlite", 2);
+                            command(w, "In", 1).str("data");
+                            command(w, "Find", 1).map(2).str("a").integer(1).str("b").map(1).str("$gt").integer(2);
+                            q.statements = {{0, {I(1), I(2)}}};
+                            q.answer = error("no such table: data");
+                            finish(q, std::move(w));
+                            return q;
+                          }};
   return w;
 }
 
@@ -181,8 +188,11 @@ const Workload& reference() {
 
 const Workload& rows_workload() {
   static const Workload w{
-      "rows", "workload-rows.sqlite", kItemsSchema,
-      {insert_sql("items", kItemColumns, 100), "SELECT * FROM \"items\" WHERE \"k\" = ? ORDER BY \"id\" ASC"}, 1,
+      "rows",
+      "workload-rows.sqlite",
+      kItemsSchema,
+      {insert_sql("items", kItemColumns, 100), "SELECT * FROM \"items\" WHERE \"k\" = ? ORDER BY \"id\" ASC"},
+      1,
       [] { return seed_rows("workload-rows.sqlite", "items", kItemColumns, item); },
       [](int t, uint64_t n) {
         const auto key = static_cast<int64_t>((n * 37 + static_cast<uint64_t>(t) * 11) % 100);
@@ -194,7 +204,15 @@ const Workload& rows_workload() {
 // ---- write.json ----------------------------------------------------------
 
 const std::vector<std::string_view> kLedgerColumns = {"id", "owner", "name", "qty"};
-enum LedgerSql { kLedgerSeed, kLedgerInsert, kLedgerSet2, kLedgerByOwner, kLedgerDelete, kLedgerSet1, kLedgerDeleteOwner };
+enum LedgerSql {
+  kLedgerSeed,
+  kLedgerInsert,
+  kLedgerSet2,
+  kLedgerByOwner,
+  kLedgerDelete,
+  kLedgerSet1,
+  kLedgerDeleteOwner
+};
 
 Query write_step(int t, uint64_t n) {
   const std::string db = "workload-write.sqlite";
@@ -270,20 +288,33 @@ Row ledger_seed(int64_t x) { return {I(x), I(-1), T("seed-" + std::to_string(x))
 
 const Workload& write_workload() {
   static const Workload w{
-      "write", "workload-write.sqlite",
-      "DROP TABLE IF EXISTS ledger; CREATE TABLE ledger (id INTEGER PRIMARY KEY, owner INTEGER NOT NULL, name TEXT NOT NULL, "
+      "write",
+      "workload-write.sqlite",
+      "DROP TABLE IF EXISTS ledger; CREATE TABLE ledger (id INTEGER PRIMARY KEY, owner INTEGER NOT NULL, name TEXT NOT "
+      "NULL, "
       "qty INTEGER NOT NULL); CREATE INDEX ledger_owner ON ledger (owner);",
       {insert_sql("ledger", kLedgerColumns, 100), insert_sql("ledger", kLedgerColumns, 1),
-       "UPDATE \"ledger\" SET \"qty\" = ?, \"name\" = ? WHERE \"id\" = ?", "SELECT * FROM \"ledger\" WHERE \"owner\" = ?",
-       "DELETE FROM \"ledger\" WHERE \"id\" = ?", "UPDATE \"ledger\" SET \"qty\" = ? WHERE \"id\" = ?",
-       "DELETE FROM \"ledger\" WHERE \"owner\" = ?"},
-      5, [] { return seed_rows("workload-write.sqlite", "ledger", kLedgerColumns, ledger_seed); }, write_step};
+       "UPDATE \"ledger\" SET \"qty\" = ?, \"name\" = ? WHERE \"id\" = ?",
+       "SELECT * FROM \"ledger\" WHERE \"owner\" = ?", "DELETE FROM \"ledger\" WHERE \"id\" = ?",
+       "UPDATE \"ledger\" SET \"qty\" = ? WHERE \"id\" = ?", "DELETE FROM \"ledger\" WHERE \"owner\" = ?"},
+      5,
+      [] { return seed_rows("workload-write.sqlite", "ledger", kLedgerColumns, ledger_seed); },
+      write_step};
   return w;
 }
 
 // ---- mixed.json ----------------------------------------------------------
 
-enum MixedSql { kMixedSeed, kMixedByK, kMixedInsert, kMixedData, kMixedNope, kMixedSetQty, kMixedByKUnsorted, kMixedDelete };
+enum MixedSql {
+  kMixedSeed,
+  kMixedByK,
+  kMixedInsert,
+  kMixedData,
+  kMixedNope,
+  kMixedSetQty,
+  kMixedByKUnsorted,
+  kMixedDelete
+};
 
 Query mixed_step(int t, uint64_t n) {
   const std::string db = "workload-mixed.sqlite";
@@ -291,8 +322,8 @@ Query mixed_step(int t, uint64_t n) {
   const int64_t key = (c * 37 + t * 11) % 100;
   const int64_t rid = 1000000 * (t + 1) + c % 1000;
   const uint64_t id = query_id(t, n);
-  const Row own = {I(rid), I(-1 - t), T("mixed-" + std::to_string(rid)), I(c), Value::real(0.5),
-                   T("thread " + std::to_string(t))};
+  const Row own = {I(rid), I(-1 - t),        T("mixed-" + std::to_string(rid)),
+                   I(c),   Value::real(0.5), T("thread " + std::to_string(t))};
   if (n % 8 == 0) return items_by_k(id, db, key, kMixedByK);
   Query q;
   q.id = id;
@@ -368,12 +399,16 @@ Query mixed_step(int t, uint64_t n) {
 
 const Workload& mixed_workload() {
   static const Workload w{
-      "mixed", "workload-mixed.sqlite", kItemsSchema,
+      "mixed",
+      "workload-mixed.sqlite",
+      kItemsSchema,
       {insert_sql("items", kItemColumns, 100), "SELECT * FROM \"items\" WHERE \"k\" = ? ORDER BY \"id\" ASC",
        insert_sql("items", kItemColumns, 1), "SELECT * FROM \"data\" WHERE \"a\" = ? AND \"b\" > ?",
        "SELECT * FROM \"items\" WHERE \"nope\" = ?", "UPDATE \"items\" SET \"qty\" = ? WHERE \"id\" = ?",
        "SELECT * FROM \"items\" WHERE \"k\" = ?", "DELETE FROM \"items\" WHERE \"id\" = ?"},
-      8, [] { return seed_rows("workload-mixed.sqlite", "items", kItemColumns, item); }, mixed_step};
+      8,
+      [] { return seed_rows("workload-mixed.sqlite", "items", kItemColumns, item); },
+      mixed_step};
   return w;
 }
 

@@ -72,8 +72,8 @@ struct Query {
 
 struct Workload {
   std::string name;
-  std::string db;      // the DAL's database file; SQLite alone uses "floor-" + db
-  std::string schema;  // run before the seed, by SQLite, on both files
+  std::string db;                // the DAL's database file; SQLite alone uses "floor-" + db
+  std::string schema;            // run before the seed, by SQLite, on both files
   std::vector<std::string> sql;  // every statement's canonical SQL text
   int steps = 1;                 // queries per cycle; runs are whole cycles
   std::vector<Query> (*seed)() = nullptr;
