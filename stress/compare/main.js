@@ -10,7 +10,7 @@ import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
 import { parseOptions, usage, UsageError } from './options.js';
-import { variants as makeVariants } from './paths.js';
+import { DEFAULT_BASELINE, RUNTIMES, variants as makeVariants } from './paths.js';
 import { buildReport } from './report.js';
 import { runAll } from './runner.js';
 import { interruptChild } from './supervisor.js';
@@ -42,10 +42,10 @@ function checkWritable(file, option) {
 }
 
 function resolveBaseline(o, variants) {
-  const name = o.baseline ?? 'native-direct';
+  const name = o.baseline ?? DEFAULT_BASELINE;
   const v = variants.find((x) => x.name === name) ?? variants.find((x) => x.path === name);
   if (!v) {
-    if (o.baseline === null) return variants[0].name; // native-direct not selected: the first path
+    if (o.baseline === null) return variants[0].name; // the default baseline not selected: the first path
     throw new UsageError(`option --baseline: '${name}' is not among the paths run (${variants.map((x) => x.name).join(', ')})`);
   }
   return v.name;
@@ -64,9 +64,9 @@ export async function main(argv) {
     variants = makeVariants(o, root);
     baseline = resolveBaseline(o, variants);
     // A runtime binary for a path that is not run would be silently ignored.
-    for (const [list, opt, path] of [[o.nodes, '--node', 'node-'], [o.buns, '--bun', 'bun-ffi']]) {
-      if (list.length && !variants.some((v) => v.path.startsWith(path))) {
-        throw new UsageError(`option ${opt}: no path that uses it is run (--paths ${o.paths.join(',')})`);
+    for (const [runtime, list] of Object.entries(o.binaries)) {
+      if (list.length && !variants.some((v) => v.runtime === runtime)) {
+        throw new UsageError(`option ${RUNTIMES[runtime].option}: no path that uses it is run (--paths ${o.paths.join(',')})`);
       }
     }
     for (const name of o.pathCommands.keys()) {

@@ -7,14 +7,23 @@ import { join, resolve } from 'node:path';
 
 import { parseCount } from '../js/options.js';
 import { DEFAULT_WORKLOAD, WORKLOAD_NAMES } from '../js/workload-spec.js';
-import { PATH_NAMES, parseLabelled } from './paths.js';
+import { DEFAULT_BASELINE, PATHS, PATH_NAMES, RUNTIMES, parseLabelled, pathsOf } from './paths.js';
 
 export const DEFAULT_QUERIES = 2_000_000;
 export const DEFAULT_RUNS = 5;
 
 export class UsageError extends Error {}
 
+/** The runtimes that have a binary option (--node, --bun), from paths.js. */
+const BINARY_OPTIONS = Object.entries(RUNTIMES).filter(([, r]) => r.option).map(([runtime, r]) => ({ runtime, option: r.option }));
+
+// Help lines: the flag in a 20-column field, continuation lines indented to it.
+const helpLine = (flag, text) => (flag.length < 20 ? `  ${flag.padEnd(20)}${text}` : `  ${flag}\n${' '.repeat(22)}${text}`);
+
 export function usage() {
+  const binaryHelp = BINARY_OPTIONS.map(({ runtime, option }) => helpLine(`${option} [LABEL=]PATH`,
+    `a ${runtime} binary for ${pathsOf(runtime).join(', ')} (repeatable)`)).join('\n');
+  const pathHelp = PATHS.map((p) => helpLine(p.name, p.about)).join('\n');
   return `usage: npm run stress:compare -- [options]
 
 Runs the same stress workload through every path, each run in its own
@@ -22,20 +31,18 @@ supervised child process, R runs per path interleaved (round 1 of every path,
 then round 2, ...; the order is reversed every other round), and compares
 throughput against a baseline with Welch's t-test.  docs/compare.md.
 
-  --paths LIST        comma-separated subset of: ${PATH_NAMES.join(', ')}
-                      (default: all six)
+  --paths LIST        comma-separated subset of the paths below (default: all)
   --runs R            runs per path (default ${DEFAULT_RUNS}; 30 for publication)
   --queries N         queries per run (default ${DEFAULT_QUERIES}; 1e6 and 1_000_000 work)
   --workload NAME|FILE
                       ${WORKLOAD_NAMES.join(', ')} (default ${DEFAULT_WORKLOAD}), or a
                       workload file (docs/workloads.md); passed to every driver
   --baseline NAME     the path (or variant) the others are compared with
-                      (default native-direct, or its first variant)
+                      (default ${DEFAULT_BASELINE}, or its first variant)
   --dal [LABEL=]FILE  a libdal.so to load (repeatable: each becomes a variant
                       of every path, named <path>@LABEL; default label: the
                       file name without .so)
-  --node [LABEL=]PATH a node binary for node-addon and node-koffi (repeatable)
-  --bun [LABEL=]PATH  a bun binary for bun-ffi (repeatable)
+${binaryHelp}
   --out DIR           the build output holding dalstress, libdalshim.so,
                       libdal.so and dalkit.node (default build/out, built by
                       scripts/setup.sh when missing)
@@ -49,6 +56,9 @@ throughput against a baseline with Welch's t-test.  docs/compare.md.
                       instead of path NAME's driver; the driver flags are
                       appended as usual (repeatable)
   --help              this text
+
+Paths, in table order (stress/compare/paths.js):
+${pathHelp}
 
 Exit codes: 0 every run completed with "no leak"; 1 some run found a leak
 (and none failed); 2 bad command line, or an output file could not be
@@ -76,8 +86,7 @@ export function parseOptions(argv, root, cwd = root) {
         workload: { type: 'string' },
         baseline: { type: 'string' },
         dal: { type: 'string', multiple: true },
-        node: { type: 'string', multiple: true },
-        bun: { type: 'string', multiple: true },
+        ...Object.fromEntries(BINARY_OPTIONS.map(({ option }) => [option.slice(2), { type: 'string', multiple: true }])),
         out: { type: 'string' },
         timeout: { type: 'string' },
         json: { type: 'string' },
@@ -112,8 +121,8 @@ export function parseOptions(argv, root, cwd = root) {
     workload: v.workload ?? DEFAULT_WORKLOAD,
     baseline: v.baseline ?? null,
     dals: labelled(v.dal, '--dal'),
-    nodes: labelled(v.node, '--node', true),
-    buns: labelled(v.bun, '--bun', true),
+    // runtime -> the binaries given with its option (--node, --bun)
+    binaries: Object.fromEntries(BINARY_OPTIONS.map(({ runtime, option }) => [runtime, labelled(v[option.slice(2)], option, true)])),
     out: v.out ? resolve(cwd, v.out) : join(root, 'build/out'),
     timeoutS: null,
     json: v.json ? resolve(cwd, v.json) : null,

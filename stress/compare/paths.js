@@ -1,5 +1,9 @@
-// paths.js -- the six paths `npm run stress:compare` measures, and how to
-// launch each one as its own child process.
+// paths.js -- the paths `npm run stress:compare` measures: ONE record per
+// path, from which everything else is derived (the table order, --paths and
+// its help, each child's command line, which --node/--bun binaries apply, the
+// default baseline, the tests in tests/compare/, the Paths table of
+// docs/compare.md, which tests/compare/paths.test.js holds to these records).
+// Adding a path is adding a record here (docs/extending.md).
 //
 // Every path runs the same workload through a stress driver that writes the
 // monitor's JSON report (docs/report-schema.md) with --json.  A path becomes
@@ -10,24 +14,97 @@ import { existsSync, realpathSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import process from 'node:process';
 
-/** The paths, in table order.  runtime: which --node/--bun binary applies. */
-export const PATHS = [
-  { name: 'native-direct', runtime: 'native', about: 'dalstress --via direct: a plain C call into libdalshim.so' },
-  { name: 'native-libffi', runtime: 'native', about: 'dalstress --via libffi: the same call through ffi_call' },
-  { name: 'node-addon', runtime: 'node', about: 'the N-API addon (npm run stress)' },
+/**
+ * The runtimes a path runs in.  option: the compare flag that gives other
+ * binaries of it (each one a variant of every path of this runtime), null
+ * when there is none; binary(root): the default binary.  native: the driver
+ * is a program of the build (--out), named in the path's argv.
+ */
+export const RUNTIMES = Object.freeze({
+  native: { option: null, binary: null },
+  node: { option: '--node', binary: () => process.execPath },
+  bun: { option: '--bun', binary: (root) => join(root, 'node_modules', '.bin', 'bun') },
+  deno: { option: null, binary: (root) => join(root, 'node_modules', '.bin', 'deno') },
+});
+
+/**
+ * The paths, in table order; the first is the default baseline.
+ *   name     the column name and --paths value
+ *   runtime  a key of RUNTIMES
+ *   argv     the child's program and fixed arguments; the driver flags
+ *            (--queries, --workload, --json, --progress) are appended.
+ *            '{runtime}' is the variant's runtime binary, '{out}/' a file of
+ *            the build (--out), '{root}/' a file of the repository.
+ *   about    one line, in the JSON report and the help
+ *   note     null, or a sentence compare prints whenever the path is run
+ */
+export const PATHS = Object.freeze([
   {
-    name: 'node-koffi', runtime: 'node',
+    name: 'native-direct',
+    runtime: 'native',
+    argv: ['{out}/dalstress', '--via', 'direct'],
+    about: 'dalstress --via direct: a plain C call into libdalshim.so',
+    note: null,
+  },
+  {
+    name: 'native-libffi',
+    runtime: 'native',
+    argv: ['{out}/dalstress', '--via', 'libffi'],
+    about: 'dalstress --via libffi: the same call through ffi_call',
+    note: null,
+  },
+  {
+    name: 'node-addon',
+    runtime: 'node',
+    // --expose-gc given here, so main.js does not start itself again (one
+    // process to supervise and measure).
+    argv: ['{runtime}', '--expose-gc', '{root}/stress/node/main.js'],
+    about: 'the N-API addon (npm run stress)',
+    note: null,
+  },
+  {
+    name: 'node-koffi',
+    runtime: 'node',
+    argv: ['{runtime}', '--expose-gc', '{root}/stress/node/main.js', '--via', 'koffi', '--workers', '1'],
     about: 'koffi on Node, called from one worker_thread (--workers 1)',
     // ../shared boundary lesson: on Node's main thread every call into Go
     // refreshes the thread's stack bounds (golang/go#62440), ~18x slower.
     // The comparison measures the way around it and says so in its output.
     note: 'node-koffi runs with --workers 1: koffi on the main thread pays a stack-bounds refresh per call into Go (golang/go#62440), about 18x slower (ffi/README.md)',
   },
-  { name: 'bun-ffi', runtime: 'bun', about: 'bun:ffi over libdalshim.so (bun stress.ts)' },
-  { name: 'deno-ffi', runtime: 'deno', about: 'Deno.dlopen over libdalshim.so (npm run stress:deno)' },
-];
+  {
+    name: 'bun-ffi',
+    runtime: 'bun',
+    argv: ['{runtime}', '{root}/stress.ts'],
+    about: 'bun:ffi over libdalshim.so (bun stress.ts)',
+    note: null,
+  },
+  {
+    name: 'deno-ffi',
+    runtime: 'deno',
+    argv: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--allow-write', '--allow-env', '--allow-sys',
+      '{root}/stress.ts'],
+    about: 'Deno.dlopen over libdalshim.so (npm run stress:deno)',
+    note: null,
+  },
+].map((p) => Object.freeze({ ...p, argv: Object.freeze(p.argv) })));
 
-export const PATH_NAMES = PATHS.map((p) => p.name);
+export const PATH_NAMES = Object.freeze(PATHS.map((p) => p.name));
+export const PATH_BY_NAME = new Map(PATHS.map((p) => [p.name, p]));
+export const DEFAULT_BASELINE = PATHS[0].name;
+
+/** The paths of a runtime, in table order. */
+export function pathsOf(runtime) {
+  return PATHS.filter((p) => p.runtime === runtime).map((p) => p.name);
+}
+
+/**
+ * A path's command as the docs write it: the program by its short name
+ * (node, bun, deno, dalstress) and repository files relative to the root.
+ */
+export function shownCommand(p) {
+  return p.argv.map((a) => a.replace('{runtime}', p.runtime).replace(/^\{(out|root)\}\//, '')).join(' ');
+}
 
 /**
  * "LABEL=PATH" or "PATH" (label: the file name without .so).  A relative
@@ -55,26 +132,26 @@ function uniqueLabels(items) {
 /**
  * The variants to run, in column order: for each selected path, each --dal
  * (or the default DAL) times each binary of its runtime (or the default).
- * o: the parsed options (options.js); root: the repository.
+ * o: the parsed options (options.js; o.binaries: runtime -> [{label, path}]);
+ * root: the repository.
  */
 export function variants(o, root) {
   const dals = o.dals.length ? uniqueLabels(o.dals) : [null];
-  const binaries = {
-    native: [null],
-    node: o.nodes.length ? uniqueLabels(o.nodes) : [null],
-    bun: o.buns.length ? uniqueLabels(o.buns) : [null],
-    deno: [null],
+  const binaries = (runtime) => {
+    const list = o.binaries[runtime] ?? [];
+    return list.length ? uniqueLabels(list) : [null];
   };
   const list = [];
   for (const p of PATHS.filter((x) => o.paths.includes(x.name))) {
     for (const dal of dals) {
-      for (const bin of binaries[p.runtime]) {
+      for (const bin of binaries(p.runtime)) {
         const labels = [dal?.label, bin?.label].filter(Boolean);
         list.push({
           name: labels.length ? `${p.name}@${labels.join('+')}` : p.name,
           path: p.name,
+          runtime: p.runtime,
           about: p.about,
-          note: p.note ?? null,
+          note: p.note,
           dal,
           binary: bin,
         });
@@ -84,10 +161,15 @@ export function variants(o, root) {
   return list;
 }
 
-/** The default runtime binaries: this node, and bun/deno from node_modules/.bin. */
-function defaultBinary(runtime, root) {
-  if (runtime === 'node') return process.execPath;
-  return join(root, 'node_modules', '.bin', runtime);
+/** A path's argv with its placeholders filled in for variant v (see PATHS). */
+export function pathArgv(p, v, o, root) {
+  const runtime = () => v.binary?.path ?? RUNTIMES[p.runtime].binary(root);
+  return p.argv.map((a) => {
+    if (a === '{runtime}') return runtime();
+    if (a.startsWith('{out}/')) return join(o.out, a.slice('{out}/'.length));
+    if (a.startsWith('{root}/')) return join(root, a.slice('{root}/'.length));
+    return a;
+  });
 }
 
 /**
@@ -101,20 +183,8 @@ export function command(v, o, root, jsonFile) {
   const out = o.out;
   const env = { ...process.env, DALKIT_SHIM: join(out, 'libdalshim.so'), DALKIT_ADDON: join(out, 'dalkit.node') };
   if (v.dal) env.DAL_LIBRARY = v.dal.path;
-  const node = v.binary?.path ?? defaultBinary('node', root);
-  const fixed = {
-    'native-direct': [join(out, 'dalstress'), '--via', 'direct'],
-    'native-libffi': [join(out, 'dalstress'), '--via', 'libffi'],
-    // --expose-gc given here, so main.js does not start itself again (one
-    // process to supervise and measure).
-    'node-addon': [node, '--expose-gc', join(root, 'stress/node/main.js')],
-    'node-koffi': [node, '--expose-gc', join(root, 'stress/node/main.js'), '--via', 'koffi', '--workers', '1'],
-    'bun-ffi': [v.binary?.path ?? defaultBinary('bun', root), join(root, 'stress.ts')],
-    'deno-ffi': [defaultBinary('deno', root), 'run', '--allow-ffi', '--allow-read', '--allow-write', '--allow-env',
-      '--allow-sys', join(root, 'stress.ts')],
-  }[v.path];
   const override = o.pathCommands.get(v.name) ?? o.pathCommands.get(v.path);
-  return { argv: [...(override ?? fixed), ...driverArgs], env, cwd: root };
+  return { argv: [...(override ?? pathArgv(PATH_BY_NAME.get(v.path), v, o, root)), ...driverArgs], env, cwd: root };
 }
 
 /**

@@ -6,6 +6,8 @@
 import { cpus, loadavg } from 'node:os';
 import process from 'node:process';
 
+import { RUNTIMES } from './paths.js';
+
 export const SCHEMA = 'dalkit-compare-report';
 export const VERSION = 1;
 
@@ -65,8 +67,9 @@ export function buildReport({ o, argv, variants, attempts, summaries, baseline, 
       timeout_s: o.timeoutS,
       out: o.out,
       dal: o.dals.map((d) => ({ label: d.label, file: d.path })),
-      node: o.nodes.map((d) => ({ label: d.label, file: d.path })),
-      bun: o.buns.map((d) => ({ label: d.label, file: d.path })),
+      // "node": the --node binaries, "bun": the --bun ones (paths.js RUNTIMES).
+      ...Object.fromEntries(Object.entries(o.binaries).map(([runtime, list]) => [RUNTIMES[runtime].option.slice(2),
+        list.map((d) => ({ label: d.label, file: d.path }))])),
     },
     host: { cpus: cpus().length, loadavg_start: loadStart, loadavg_end: loadavg(), node: process.version, platform: `${process.platform} ${process.arch}` },
     baseline,

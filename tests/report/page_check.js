@@ -12,7 +12,7 @@
 //     JSON value, and the text shown parses back to it within the rounding of
 //     its display unit.
 // Used by tests/report/html_report.test.js and by stress:compare's test
-// (tests/compare/six_paths.test.js).
+// (tests/compare/all-paths.test.js).
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

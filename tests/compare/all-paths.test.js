@@ -1,5 +1,6 @@
-// six_paths.test.js -- a short real comparison of all six paths (2 runs of a
-// small N each) through this build (DALKIT_OUT_DIR): every run completes
+// all-paths.test.js -- a short real comparison of every path of
+// stress/compare/paths.js (2 runs of a small N each) through this build
+// (DALKIT_OUT_DIR): every run completes
 // with "no leak", loads this build's libdal.so, and the table, the JSON and
 // the HTML report (checked in headless Chromium) carry the same numbers.
 // Times and rates are only checked for being measured (positive), never
@@ -13,13 +14,13 @@ import process from 'node:process';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
+import { PATHS, PATH_NAMES } from '../../stress/compare/paths.js';
 import { checkReportPage, launchChromium } from '../report/page_check.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const scratch = mkdtempSync(join(tmpdir(), 'compare-six-'));
+const scratch = mkdtempSync(join(tmpdir(), 'compare-all-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-const SIX = ['native-direct', 'native-libffi', 'node-addon', 'node-koffi', 'bun-ffi', 'deno-ffi'];
 // Enough queries for every driver to take the monitor's minimum of 6 samples
 // after warm-up.  The tight one is node-koffi (--workers 1): the main thread
 // samples while the worker keeps querying, so sample points that pass during
@@ -27,7 +28,7 @@ const SIX = ['native-direct', 'native-libffi', 'node-addon', 'node-koffi', 'bun-
 // run's duration; 200,000 queries once left it 3 samples after warm-up.
 const QUERIES = 300_000;
 
-test('all six paths, 2 runs each: table, JSON and HTML agree', async () => {
+test(`all ${PATHS.length} paths, 2 runs each: table, JSON and HTML agree`, async () => {
   const out = process.env.DALKIT_OUT_DIR;
   assert.ok(out, 'DALKIT_OUT_DIR is not set (run through ctest)');
   const json = join(scratch, 'cmp.json');
@@ -38,7 +39,8 @@ test('all six paths, 2 runs each: table, JSON and HTML agree', async () => {
   const report = JSON.parse(readFileSync(json, 'utf8'));
   assert.equal(report.schema, 'dalkit-compare-report');
   assert.equal(report.kind, 'compare');
-  assert.deepEqual(report.paths.map((p) => p.name), SIX);
+  assert.deepEqual(report.paths.map((p) => p.name), PATH_NAMES);
+  assert.equal(report.baseline, PATHS[0].name);
   assert.equal(report.baseline, 'native-direct');
   const libdal = realpathSync(join(out, 'libdal.so'));
   for (const p of report.paths) {
@@ -64,9 +66,9 @@ test('all six paths, 2 runs each: table, JSON and HTML agree', async () => {
     assert.equal(s.verdict, 'no leak', p.name);
     // The JS layers are judged in every JS runtime and n/a natively.
     const js = s.layers.find((L) => L.layer === 'js_heap').verdict;
-    assert.equal(js, p.name.startsWith('native') ? 'n/a' : 'no leak', p.name);
+    assert.equal(js, PATHS.find((x) => x.name === p.name).runtime === 'native' ? 'n/a' : 'no leak', p.name);
   }
-  assert.equal(report.comparisons.length, 5);
+  assert.equal(report.comparisons.length, PATHS.length - 1);
   for (const c of report.comparisons) {
     assert.equal(c.runs, 2);
     assert.ok(c.p >= 0 && c.p <= 1 && c.df > 0, c.path);
@@ -82,7 +84,8 @@ test('all six paths, 2 runs each: table, JSON and HTML agree', async () => {
     assert.ok(line && line.includes(`${c.improvement_pct >= 0 ? '+' : ''}${c.improvement_pct.toFixed(2)} %`), `${c.path}: ${line}`);
   }
   assert.match(r.stdout, /Note: node-koffi runs with --workers 1/);
-  assert.match(r.stdout, /Multiple comparisons: 5 tests/);
+  for (const p of PATHS.filter((x) => x.note)) assert.ok(r.stdout.includes(`Note: ${p.note}`), p.name);
+  assert.match(r.stdout, new RegExp(`Multiple comparisons: ${PATHS.length - 1} tests`));
   // The HTML page embeds exactly this report.
   assert.ok(existsSync(html));
   const page = readFileSync(html, 'utf8');
@@ -94,7 +97,7 @@ test('all six paths, 2 runs each: table, JSON and HTML agree', async () => {
   const browser = await launchChromium();
   try {
     const drawn = await checkReportPage(browser, html, report);
-    assert.ok(drawn.charts >= SIX.length, `${drawn.charts} charts`);
+    assert.ok(drawn.charts >= PATHS.length, `${drawn.charts} charts`);
   } finally {
     await browser.close();
   }
