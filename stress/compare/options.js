@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
 
 import { parseCount } from '../js/options.js';
-import { DEFAULT_WORKLOAD, WORKLOAD_NAMES } from '../js/workload-spec.js';
+import { DEFAULT_WORKLOAD, WORKLOAD_NAMES, workloadNames } from '../js/workload-spec.js';
 import { DEFAULT_BASELINE, PATHS, PATH_NAMES, RUNTIMES, parseLabelled, pathsOf } from './paths.js';
 
 export const DEFAULT_QUERIES = 2_000_000;
@@ -142,8 +142,8 @@ export function parseOptions(argv, root, cwd = root) {
   if (o.workload.includes('/') || o.workload.endsWith('.json')) {
     o.workload = resolve(cwd, o.workload);
     if (!existsSync(o.workload)) throw new UsageError(`option --workload: no such file ${o.workload}`);
-  } else if (!WORKLOAD_NAMES.includes(o.workload)) {
-    throw new UsageError(`option --workload: '${o.workload}' (expected ${WORKLOAD_NAMES.join(', ')}, or a workload file)`);
+  } else if (!workloadNames().includes(o.workload)) {
+    throw new UsageError(`option --workload: '${o.workload}' (expected ${workloadNames().join(', ')}, or a workload file)`);
   }
   if (v.timeout !== undefined) o.timeoutS = count(v.timeout, '--timeout', 1, 7 * 86400);
   else o.timeoutS = Math.ceil(120 + o.queries * 200e-6);

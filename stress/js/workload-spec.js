@@ -10,7 +10,8 @@
 // a broken workload stops the driver before its first query (exit 2).
 //
 // Runtime-agnostic: node:fs and node:url exist in Node, Bun and Deno.
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { METHOD_ORDER } from '../../lib/builder.js';
@@ -19,8 +20,21 @@ import { Real } from './workload-msgpack.js';
 
 export { WorkloadError };
 
-/** The workloads in stress/workloads/, by name (--workload NAME). */
-export const WORKLOAD_NAMES = Object.freeze(['reference', 'rows', 'write', 'mixed']);
+/** The shipped workloads' directory: --workload NAME is NAME.json there. */
+export const WORKLOADS_DIR = fileURLToPath(new URL('../workloads/', import.meta.url));
+
+/**
+ * The workload names: every NAME.json in dir, sorted (dalstress lists the
+ * same, stress/native/workload.cpp).  The names are the files, not a list in
+ * the code: a file dropped into stress/workloads/ is a workload of every
+ * driver with no other change (docs/extending.md).
+ */
+export function workloadNames(dir = WORKLOADS_DIR) {
+  return readdirSync(dir).filter((f) => f.endsWith('.json') && f.length > 5).map((f) => f.slice(0, -5)).sort();
+}
+
+/** The shipped workloads' names when this module was loaded (workloadNames()). */
+export const WORKLOAD_NAMES = Object.freeze(workloadNames());
 export const DEFAULT_WORKLOAD = 'reference';
 
 // Variable slots every step has; workload `let`s follow, then the step's,
@@ -37,25 +51,28 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // change the bytes of a map: refused rather than sent in another order.
 const INDEX_KEY = /^(0|[1-9][0-9]*)$/;
 
-/** A path under stress/workloads/ for a name, or the argument as a file path. */
-export function workloadPath(nameOrPath) {
-  if (WORKLOAD_NAMES.includes(nameOrPath)) {
-    return fileURLToPath(new URL(`../workloads/${nameOrPath}.json`, import.meta.url));
-  }
+/**
+ * The argument as a file path if it contains '/' or ends in .json (as
+ * dalstress reads it), else NAME.json in dir (default stress/workloads/).
+ */
+export function workloadPath(nameOrPath, dir = WORKLOADS_DIR) {
   if (nameOrPath.includes('/') || nameOrPath.endsWith('.json')) return nameOrPath;
-  throw new WorkloadError(`unknown workload "${nameOrPath}" (expected ${WORKLOAD_NAMES.join(', ')} or a .json file path)`);
+  const file = join(dir, `${nameOrPath}.json`);
+  if (nameOrPath !== '' && existsSync(file)) return file;
+  throw new WorkloadError(`unknown workload "${nameOrPath}" (expected ${workloadNames(dir).join(', ')} or a .json file path)`);
 }
 
 /**
  * Load, validate and compile a workload.
- * @param {string} nameOrPath  a name of WORKLOAD_NAMES or a file path
+ * @param {string} nameOrPath  a workload name (workloadNames()) or a file path
  * @param {object} [how]
+ * @param {string} [how.dir]  where names are looked up (default stress/workloads/)
  * @param {boolean} [how.builder]  expand for lib/builder.js: floats as plain
  *        numbers (the builder cannot send an integral float), and objects
  *        and arrays built anew per query, as user code builds its filters
  */
 export function loadWorkload(nameOrPath, how = {}) {
-  const path = workloadPath(nameOrPath);
+  const path = workloadPath(nameOrPath, how.dir);
   let text;
   try {
     text = readFileSync(path, 'utf8');

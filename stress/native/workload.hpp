@@ -48,13 +48,15 @@ struct ExpandedQuery {
 
 class Workload {
  public:
-  // The workloads in stress/workloads/, for --workload NAME.
-  static const std::vector<std::string>& names();
-  // Where --workload NAME_OR_PATH is read from: a file path as given if it
-  // contains '/' or ends in ".json"; a name of names() from the directory
-  // `workloads/` beside the executable (the build copies them there), else
+  // Where --workload NAME is looked up, in order: `workloads/` beside the
+  // executable (the build copies stress/workloads/ there), then
   // stress/workloads/ under the current directory (the repository root).
-  // Throws WorkloadError for an unknown name or a name found nowhere.
+  static std::vector<std::string> directories();
+  // The workload names: every NAME.json in directories(), sorted.
+  static std::vector<std::string> names();
+  // Where --workload NAME_OR_PATH is read from: a file path as given if it
+  // contains '/' or ends in ".json"; else NAME.json from the first of
+  // directories() that has it.  Throws WorkloadError for a name found nowhere.
   static std::string locate(const std::string& name_or_path);
   // Load and compile a file.  Throws WorkloadError with the path in the message.
   static Workload load(const std::string& path);

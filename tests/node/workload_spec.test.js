@@ -3,12 +3,18 @@
 // workload-msgpack.js, workload-check.js.  Pure JS, no DAL.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 import { encodeRequest } from '../../ffi/codec.js';
 import { compileExpr } from '../../stress/js/workload-expr.js';
 import { builderDifference, firstDifference } from '../../stress/js/workload-check.js';
 import { MsgMap, Real, Writer, decode } from '../../stress/js/workload-msgpack.js';
-import { WORKLOAD_NAMES, WorkloadError, WorkloadSpec, loadWorkload, parseWorkload } from '../../stress/js/workload-spec.js';
+import { parseOptions as parseCompareOptions } from '../../stress/compare/options.js';
+import {
+  WORKLOADS_DIR, WORKLOAD_NAMES, WorkloadError, WorkloadSpec, loadWorkload, parseWorkload, workloadNames,
+} from '../../stress/js/workload-spec.js';
 import { REFERENCE_REQUEST, REFERENCE_RESPONSE, answerDifference } from '../../stress/js/workload.js';
 
 const hex = (b) => Buffer.from(b).toString('hex');
@@ -115,7 +121,7 @@ test('workload errors are found at load, with the place named', () => {
   assert.throws(() => loadWorkload('/nonexistent/w.json'), /cannot read workload/);
 });
 
-test('the four workloads load; ids are (t + 1) * 2^32 + n unless literal', () => {
+test('every workload of stress/workloads/ loads; ids are (t + 1) * 2^32 + n unless literal', () => {
   for (const name of WORKLOAD_NAMES) {
     const w = loadWorkload(name);
     assert.equal(w.name, name);
@@ -193,4 +199,32 @@ test('builder answers: rows by column, exec counts, SQL errors by message', () =
   assert.equal(builderDifference('error', err, undefined, sqlError), null);
   assert.match(builderDifference('error', err, []), /expected the SQL error "no such table: data", got 0 rows/);
   assert.match(builderDifference('exec', exec, undefined, sqlError), /got DALSHIM_E_SQL: no such table/);
+});
+
+test('workload names are the files of stress/workloads/: a file dropped into a copy of it is a workload by name', () => {
+  const files = readdirSync(WORKLOADS_DIR).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
+  assert.deepEqual(WORKLOAD_NAMES, files);
+  assert.ok(WORKLOAD_NAMES.includes('reference'), 'the default workload ships');
+  // stress:compare checks --workload NAME against the same files.
+  for (const name of WORKLOAD_NAMES) assert.equal(parseCompareOptions(['--workload', name], process.cwd()).workload, name);
+
+  const dir = mkdtempSync(join(tmpdir(), 'workloads-'));
+  try {
+    cpSync(WORKLOADS_DIR, dir, { recursive: true });
+    const w = JSON.parse(readFileSync(join(dir, 'reference.json'), 'utf8'));
+    writeFileSync(join(dir, 'dropped-in.json'), JSON.stringify({ ...w, name: 'dropped-in' }));
+    assert.deepEqual(workloadNames(dir), [...files, 'dropped-in'].sort());
+    const dropped = loadWorkload('dropped-in', { dir });
+    assert.equal(dropped.name, 'dropped-in');
+    // The same requests and answers as the file it was copied from, byte for byte.
+    const ref = loadWorkload('reference');
+    const bytes = (spec, q) => hex(new Writer().encode({ id: q.id, db: spec.db, commands: q.commands })) + hex(new Writer().encode(q.expect));
+    assert.equal(bytes(dropped, dropped.query(0, 0)), bytes(ref, ref.query(0, 0)));
+    assert.throws(() => loadWorkload('nosuch', { dir }),
+      (e) => e instanceof WorkloadError && e.message.includes(`(expected ${[...files, 'dropped-in'].sort().join(', ')} or a .json file path)`));
+    // The shipped directory is untouched: the name is unknown there.
+    assert.throws(() => loadWorkload('dropped-in'), /unknown workload "dropped-in"/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

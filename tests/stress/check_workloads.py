@@ -9,10 +9,14 @@ Stdlib only.  Usage: check_workloads.py DALSTRESS WORKLOAD_DIR [EXTRA DALSTRESS 
   - bad files (not JSON, a missing key, an unknown variable, a division by
     zero) and an unknown workload name: exit 2 with a clear message before
     the first query (no report on stdout);
-  - --workload-file with a file of any name runs it.
+  - --workload-file with a file of any name runs it;
+  - a NAME.json dropped into stress/workloads/ (a copy of the directory, under
+    the current directory) is --workload NAME with no code change, and is
+    listed among the names an unknown name's message offers.
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -23,8 +27,9 @@ failures = []
 EXTRA = []  # passed to every run (e.g. the ASan build's lifted rss limit)
 
 
-def run(dalstress, args, timeout=240):
-    p = subprocess.run([dalstress, "--progress", "off"] + args + EXTRA, capture_output=True, text=True, timeout=timeout)
+def run(dalstress, args, timeout=240, cwd=None):
+    p = subprocess.run([dalstress, "--progress", "off"] + args + EXTRA, capture_output=True, text=True,
+                       timeout=timeout, cwd=cwd)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -52,7 +57,7 @@ def corrupted(dalstress, tmp, src, edit, name, must):
 
 
 def main():
-    dalstress, wdir = sys.argv[1], sys.argv[2]
+    dalstress, wdir = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])  # runs below change directory
     EXTRA.extend(sys.argv[3:])
     with tempfile.TemporaryDirectory(prefix="dalstress-workloads-") as tmp:
         # rows: the price of every row is expected at double its value.
@@ -98,6 +103,23 @@ def main():
             dst.write(src.read())
         code, out, err = run(dalstress, ["--workload-file", ref, "--queries", "5000"])
         expect("--workload-file: exit 0", code == 0 and "workload reference" in out, out, err)
+
+        # A new workload is a file: a copy of the directory (dalstress looks
+        # in stress/workloads/ under the current directory after its own
+        # workloads/) with one more file, run by its name.
+        tree = os.path.join(tmp, "tree")
+        shutil.copytree(wdir, os.path.join(tree, "stress", "workloads"))
+        with open(os.path.join(wdir, "reference.json")) as f:
+            w = json.load(f)
+        w["name"] = "dropped-in"
+        with open(os.path.join(tree, "stress", "workloads", "dropped-in.json"), "w") as f:
+            json.dump(w, f)
+        code, out, err = run(dalstress, ["--workload", "dropped-in", "--queries", "5000"], cwd=tree)
+        expect("dropped-in workload: exit 0", code == 0 and "workload dropped-in" in out, out, err)
+        code, out, err = run(dalstress, ["--workload", "nosuch", "--queries", "1000"], cwd=tree)
+        shipped = sorted(n[:-5] for n in os.listdir(wdir) if n.endswith(".json"))
+        expect("unknown name lists every file", code == 2 and "unknown workload 'nosuch' (expected " +
+               ", ".join(sorted(shipped + ["dropped-in"])) + ", or a .json file path)" in err, out, err)
 
     if failures:
         print("%d check(s) failed: %s" % (len(failures), ", ".join(failures)))
