@@ -16,9 +16,9 @@
 ** CONVENTIONS
 **
 ** Every parameter and return value is an integer, a pointer or a size.  No
-** struct is passed by value, no callback crosses the boundary and no
-** function needs an out-parameter that a JS FFI would have to allocate per
-** call.  Functions that can fail return a negative code: the DAL's DAL_E_*
+** struct is passed by value, no callback crosses the boundary, and the one
+** out-parameter is dalshim_query_ex()'s code (for calls made on a thread
+** pool).  Functions that can fail return a negative code: the DAL's DAL_E_*
 ** codes (-1 .. -11, repeated below so this header stands alone) or the
 ** shim's own DALSHIM_E_* codes (-20 and below).  Like errno, the message
 ** that goes with the most recent failure on the calling thread is
@@ -63,7 +63,7 @@ extern "C" {
 #endif
 
 /* The shim's own version: major*1000000 + minor*1000 + patch. */
-#define DALSHIM_VERSION_NUMBER 1000000
+#define DALSHIM_VERSION_NUMBER 1001000 /* 1.1: dalshim_query_ex */
 DALSHIM_API int32_t dalshim_version(void);
 
 /*
@@ -188,6 +188,37 @@ DALSHIM_API int64_t dalshim_buffer_size(const void *p);
 ** reported as foreign), else DALSHIM_E_FOREIGN_POINTER.
 */
 DALSHIM_API int32_t dalshim_free(void *p);
+
+/*
+** QUERY, ownership mode (a), with the outcome in hand (since 1.1).
+**
+** dalshim_query() for a caller that cannot ask this thread's last error
+** afterwards: an FFI that runs one C function on a pool thread (Deno's
+** nonblocking symbols, koffi's async calls, a libuv work item) resumes in
+** JS on another thread, where dalshim_last_error() describes some other
+** call.  This function hands back the code and the message with the call.
+**
+** *code_out receives DALSHIM_OK or the failure's code, and the result is
+** a shim buffer in both cases, released with dalshim_free() exactly once:
+**
+**   *code_out == DALSHIM_OK  the response, exactly as dalshim_query()
+**                            returns it;
+**   *code_out <  0           the failure's message (the text
+**                            dalshim_last_error() would give):
+**                            dalshim_buffer_size(p) bytes of UTF-8,
+**                            followed by a NUL that is not counted, so p
+**                            is also a C string.
+**
+** The failure is recorded as this thread's last error too, as for
+** dalshim_query().  NULL is returned only when code_out is NULL (nothing
+** is executed; DALSHIM_E_NULL is recorded) or when the message buffer
+** cannot be allocated (*code_out still holds the failure's code; the
+** message is this thread's dalshim_last_error()).  A message buffer counts
+** in DALSHIM_STAT_BUFFERS_LIVE until it is freed, like a response.
+** code_out is written once, before the function returns: a caller that
+** runs several calls at once passes one int32_t per call.
+*/
+DALSHIM_API void *dalshim_query_ex(int64_t h, const void *req, size_t len, int32_t *code_out);
 
 /*
 ** QUERY, ownership mode (b): the caller provides the buffer.

@@ -77,6 +77,10 @@ DALSHIM_API void* dalshim_query(int64_t h, const void* req, size_t len) {
   return detail::query_alloc(Library::loaded_default(), h, req, len, &n);
 }
 
+DALSHIM_API void* dalshim_query_ex(int64_t h, const void* req, size_t len, int32_t* code_out) {
+  return detail::query_alloc_ex(Library::loaded_default(), h, req, len, code_out);
+}
+
 DALSHIM_API int64_t dalshim_buffer_size(const void* p) { return detail::buffer_size(p); }
 
 DALSHIM_API int32_t dalshim_free(void* p) { return detail::free_buffer(p); }

@@ -48,6 +48,21 @@ void* new_registered(size_t n) noexcept {
   return nullptr;
 }
 
+// A registered copy of a failure's message for query_alloc_ex: size bytes
+// plus a NUL the registry does not count (the caller may read it as a C
+// string).  nullptr if it cannot be allocated; nothing is recorded then,
+// so the failure being reported stays the thread's last error.
+void* new_message_buffer(const std::string& message) noexcept {
+  const size_t n = message.size();
+  void* p = std::malloc(n + 1);
+  if (p == nullptr) return nullptr;
+  std::memcpy(p, message.data(), n);
+  static_cast<char*>(p)[n] = '\0';
+  if (BufferRegistry::process().add(p, n)) return p;
+  std::free(p);
+  return nullptr;
+}
+
 }  // namespace
 
 int64_t open_handle(Library* lib, const char* data_dir, const char* options) noexcept {
@@ -156,6 +171,22 @@ void* query_alloc(Library* lib, int64_t h, const void* req, size_t len, size_t* 
   }
   *size_out = sz;
   return p;
+}
+
+void* query_alloc_ex(Library* lib, int64_t h, const void* req, size_t len, int32_t* code_out) noexcept {
+  if (code_out == nullptr) {
+    record(DAL_E_NULL, "dalshim_query_ex: code_out is NULL (the request was not executed)");
+    return nullptr;
+  }
+  size_t n = 0;
+  if (void* p = query_alloc(lib, h, req, len, &n)) {
+    *code_out = DALSHIM_OK;
+    return p;
+  }
+  // Every failure of query_alloc was recorded on this thread just now.
+  const LastError& le = last_error();
+  *code_out = le.code;
+  return new_message_buffer(le.message);
 }
 
 int32_t free_buffer(void* p) noexcept {

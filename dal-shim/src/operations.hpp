@@ -93,6 +93,12 @@ int64_t query_to(Library* lib, int64_t h, const void* req, size_t len, Bytes& ou
 // Mode (a): a malloc()ed buffer of exactly the response, registered in
 // BufferRegistry::process(); *size_out = its size.  nullptr on failure.
 void* query_alloc(Library* lib, int64_t h, const void* req, size_t len, size_t* size_out) noexcept;
+// query_alloc with the outcome returned (dalshim_query_ex): *code_out =
+// DALSHIM_OK and the response, or the failure's code and a registered
+// buffer holding its message (NUL-terminated, the NUL not in its size).
+// nullptr: code_out is nullptr (DAL_E_NULL recorded, nothing executed), or
+// the message buffer could not be allocated (*code_out is set).
+void* query_alloc_ex(Library* lib, int64_t h, const void* req, size_t len, int32_t* code_out) noexcept;
 // Release a mode (a) buffer: DALSHIM_OK, DALSHIM_E_DOUBLE_FREE or
 // DALSHIM_E_FOREIGN_POINTER (pointer untouched).  nullptr is a no-op.
 int32_t free_buffer(void* p) noexcept;
