@@ -2,10 +2,16 @@
 // flags, dalmon_start parameters and option values such as
 // plant_leak_bytes=N all go through it, so "1e6" means the same everywhere.
 //
-// INTEGERS (parse_int)
+// INTEGERS (parse_int): the kit's one grammar of integers typed by people.
+// The JS drivers' parseCount (stress/js/options.js) implements the same;
+// tests/common/number-cases.json is one table of cases that both are tested
+// against (tests/shim/numbers_test.cpp, tests/node/number-cases.test.js).
 //
-//   [+|-] digits [ '.' digits ] [ ('e'|'E') [+|-] digits ]
+//   [+|-] mantissa [ ('e'|'E') [+|-] digits ]
+//   mantissa:  int [ '.' [digits] ]  |  '.' digits
 //
+//   - "5." and ".5e1" are 5 (an empty fraction or integer part, as strtod
+//     reads them); "." alone is refused.
 //   - Digits may be grouped with '_' or ',' between two digits:
 //     "100_000_000", "1,000,000".  A separator must sit between digits
 //     ("_1", "1__0", "1_" are refused).  Grouping is allowed in the integer

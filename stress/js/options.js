@@ -68,17 +68,53 @@ too few samples, interrupted).
 
 export class UsageError extends Error {}
 
-// Integer with optional exponent ("100000000", "1e8") or '_' / ',' digit
-// grouping ("100_000_000"), as dalstress accepts.
+// Counts typed by people, in the kit's one grammar of integers: the same as
+// dalkit::parse_int (dal-shim/common/numbers.hpp), which dalstress and
+// dalmon_start use, so --queries means the same in every driver.  One table
+// of cases, tests/common/number-cases.json, is run against both parsers.
+//
+//   [+|-] mantissa [ ('e'|'E') [+|-] digits ]
+//   mantissa:  int [ '.' [digits] ]  |  '.' digits
+//   int:       digits, grouped with '_' or ',' between two digits
+//              ("100_000_000", "1,000,000"; not "_1", "1_", "1__0")
+//
+// The value must be a whole number ("1e8", "2.5e6", "150e-1" = 15, "5." = 5;
+// not "1.5" or "1e-1"), is computed exactly (BigInt, no double rounding) and
+// must lie in lo..hi (safe integers).  No whitespace, hex, "inf" or "nan".
+const COUNT = /^([+-]?)((?:[0-9]+(?:[_,][0-9]+)*)?)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/;
+
 export function parseCount(text, name, lo, hi) {
-  const s = String(text).replace(/[_,]/g, '');
-  let v = NaN;
-  if (/^[0-9]+$/.test(s)) v = Number(s);
-  else if (/^[0-9]*\.?[0-9]+(e[0-9]+)?$/i.test(s)) v = Number(s);
-  if (!Number.isSafeInteger(v) || v < lo || v > hi) {
+  const v = countValue(String(text));
+  if (v === null || v < BigInt(lo) || v > BigInt(hi)) {
     throw new UsageError(`option ${name}: '${text}' is not an integer in ${lo}..${hi}`);
   }
-  return v;
+  return Number(v);
+}
+
+/** The integer the text means (BigInt), or null if it is none (see above). */
+function countValue(s) {
+  const m = COUNT.exec(s);
+  if (!m) return null;
+  const [, sign, int = '', frac = '', expText] = m;
+  if (int === '' && frac === '') return null; // "", "+", ".", "e5"
+  const fraction = frac.replace(/0+$/, ''); // "1.50e1" = "1.5e1"
+  const digits = (int.replace(/[_,]/g, '') + fraction).replace(/^0+/, '');
+  if (digits === '') return 0n; // "0e999", "0.000"
+  // Past +-1e6 the exact exponent no longer matters (the value is out of any
+  // range, or not whole); clamped so that 10n ** e stays cheap.
+  const e = Math.max(-1e6, Math.min(1e6, Number(expText ?? 0))) - fraction.length;
+  let v;
+  if (e >= 0) {
+    if (digits.length + e > 400) return null; // far beyond int64 and any hi
+    v = BigInt(digits) * 10n ** BigInt(e);
+  } else {
+    if (-e >= digits.length) return null; // a fraction remains (digits has no leading zero)
+    const p = 10n ** BigInt(-e);
+    const d = BigInt(digits);
+    if (d % p !== 0n) return null; // a fraction remains: not an integer
+    v = d / p;
+  }
+  return sign === '-' ? -v : v;
 }
 
 function parseShare(text) {

@@ -1,10 +1,17 @@
 // numbers_test.cpp -- dalkit::parse_int / parse_double (dal-shim/common),
 // the one number parser of dalstress flags, monitor parameters and options.
+// The grammar's shared cases (tests/common/number-cases.json) are also run
+// against the JS drivers' parseCount (tests/node/number-cases.test.js), so
+// both parsers accept the same text.
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 
 #include "numbers.hpp"
 
@@ -33,6 +40,32 @@ TEST(ParseInt, RefusesNonIntegersAndJunk) {
   for (const char* s : {"",    "+",  "-",   ".",  "e5", "1.5",  "1e-1", "1x",   " 1",      "1 ",  "0x10",  "inf",
                         "nan", "1e", "1e+", "_1", "1_", "1__0", "1,,0", "1_.5", "1.5_0e3", "--1", "1e5.0", "١"})
     EXPECT_EQ(parse_int(s), std::nullopt) << "'" << s << "'";
+}
+
+// As dalstress checks a count: parse_int, then the caller's range.
+TEST(ParseInt, SharedCasesWithTheJsParser) {
+  // Found from this source file: the table sits beside tests/shim in tests/common.
+  const auto file = std::filesystem::path(__FILE__).parent_path().parent_path() / "common" / "number-cases.json";
+  std::ifstream in(file);
+  ASSERT_TRUE(in) << "cannot read " << file;
+  const auto doc = nlohmann::json::parse(in);
+  size_t n = 0;
+  for (const auto& c : doc.at("cases")) {
+    const std::string text = c.at("text").get<std::string>();
+    const int64_t lo = c.at("lo").get<int64_t>();
+    const int64_t hi = c.at("hi").get<int64_t>();
+    const std::optional<int64_t> v = parse_int(text);
+    const bool in_range = v && *v >= lo && *v <= hi;
+    const std::string got = v ? std::to_string(*v) : "no integer";
+    if (c.at("value") == "error") {
+      EXPECT_FALSE(in_range) << "'" << text << "' in " << lo << ".." << hi << ": got " << got << ", expected an error";
+    } else {
+      EXPECT_TRUE(in_range && *v == c.at("value").get<int64_t>())
+          << "'" << text << "' in " << lo << ".." << hi << ": got " << got << ", expected " << c.at("value");
+    }
+    ++n;
+  }
+  EXPECT_GE(n, 50u) << "the table lost its cases";
 }
 
 TEST(ParseInt, ExactAtTheInt64Limits) {
