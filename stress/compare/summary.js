@@ -5,7 +5,6 @@
 import { bonferroniAdjust, describe, holmAdjust, stars, welchTTest } from './stats.js';
 
 export const ALPHA = 0.05;
-export const COUNT_LAYERS = new Set(['dal_buffers', 'shim_buffers', 'statements']);
 
 const num = (x) => (typeof x === 'number' && Number.isFinite(x) ? x : null);
 const median = (xs) => describe(xs).median;

@@ -2,8 +2,6 @@
 // path (variant), one row per figure; the comparison against the baseline
 // with stars; the multiple-comparisons warning; every failed run with the
 // tail of its stderr.  Units follow the monitor's text report (MB = MiB).
-import { COUNT_LAYERS } from './summary.js';
-
 const grouped = (v, d = 0) => v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 const ok = (v) => typeof v === 'number' && Number.isFinite(v);
 
@@ -23,7 +21,9 @@ export function fmtBytes(b) {
 
 function fmtSlope(L) {
   if (!ok(L.slope_per_mquery)) return L.verdict === 'n/a' ? 'n/a' : L.verdict;
-  const s = COUNT_LAYERS.has(L.layer) ? `${L.slope_per_mquery.toFixed(2)}/Mq` : `${(L.slope_per_mquery / 1e6).toFixed(2)} B/q`;
+  // Each layer's unit comes with the monitor's report ("bytes" or "count"),
+  // so a new layer of the monitor needs nothing here.
+  const s = L.unit === 'bytes' ? `${(L.slope_per_mquery / 1e6).toFixed(2)} B/q` : `${L.slope_per_mquery.toFixed(2)}/Mq`;
   return L.leak_runs ? `${s} LEAK ${L.leak_runs}` : s;
 }
 

@@ -161,6 +161,9 @@ test('every run completes: exit 0, interleaved schedule, Welch on the runs measu
   assert.equal(r.report.multiple_comparisons.tests, 2);
   assert.deepEqual(r.report.multiple_comparisons.significant_holm, ['node-addon']);
   assert.match(r.stdout, /Multiple comparisons: 2 tests/);
+  // Slope units come from each layer's unit in the reports (bytes: B/q, count: /Mq).
+  assert.match(r.stdout, /^slope rss +0\.00 B\/q /m);
+  assert.match(r.stdout, /^slope statements +1000\.00\/Mq /m);
   assert.match(r.stdout, /COMPARE: every run completed with no leak \(exit code 0\)/);
   // The JSON's comparison is stats.js's Welch test of the same samples.
   const w = welchTTest([40000, 40000], [50000, 50000]);
