@@ -11,7 +11,7 @@
 //     free.
 //   - Strings go to C as cString() buffers that end in NUL.
 import { dlopen, toArrayBuffer } from 'bun:ffi';
-import { SYMBOLS, OPTIONAL_SYMBOLS, shimPath } from './abi.js';
+import { SYMBOLS, shimPath } from './abi.js';
 import { createSession } from './session.js';
 
 // i64 results as number when exact ('i64_fast'; BigInt beyond 2^53).
@@ -35,14 +35,14 @@ function load(path) {
     // A cstring result is a CString object; hand out a primitive string.
     raw[name] = result === 'str' ? (...a) => String(f(...a)) : f;
   }
-  for (const [name, sig] of Object.entries(OPTIONAL_SYMBOLS)) {
-    try {
-      const f = dlopen(path, table({ [name]: sig })).symbols[name];
-      raw[name] = (...a) => String(f(...a));
-    } catch {
-      raw[name] = null; // not in this build of the library
-    }
-  }
+  // bun:ffi has no asynchronous call: the async path is dalshim_query_ex on
+  // the JS thread, in a later microtask (so that it is still asynchronous
+  // for the caller, as on Deno and koffi).
+  const queryEx = raw.dalshim_query_ex;
+  raw.dalshim_query_ex_async = async (h, req, len, code) => {
+    await null;
+    return queryEx(h, req, len, code);
+  };
   return raw;
 }
 

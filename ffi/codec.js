@@ -18,6 +18,8 @@
 // property whose value is undefined is skipped, as JSON.stringify does.
 import { Packr, Unpackr, RESET_BUFFER_MODE } from 'msgpackr';
 
+import { CODES } from './abi.js';
+
 // Deepest nesting of containers accepted inside one command's args (the
 // DAL's own limit for a whole request is 64 levels, docs/protocol.md).
 export const MAX_DEPTH = 64;
@@ -235,8 +237,9 @@ export function encodeRequest(request, keep = false) {
 // Thrown for a response that breaks docs/protocol.md and for SQL errors; the
 // session supplies makeError(errno, message, requestId) so that error names
 // come from the library (dalshim_code_name), never from a table here.
-export const E_SQL = -25;      // DALSHIM_E_SQL: SQLite error in the response's "e"
-export const E_RESPONSE = -26; // DALSHIM_E_RESPONSE: not a valid protocol response
+//   E_SQL       an SQLite error in the response's "e";
+//   E_RESPONSE  not a valid protocol response.
+const { DALSHIM_E_SQL: E_SQL, DALSHIM_E_RESPONSE: E_RESPONSE } = CODES;
 
 // Decode the response in bytes[0..length) into what the addon returns:
 // rows -> array of plain objects keyed by column, exec -> {rowsAffected,

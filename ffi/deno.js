@@ -6,17 +6,17 @@
 // the call); a response from dalshim_query is copied into a JS-owned
 // Uint8Array with UnsafePointerView.copyInto and then freed with
 // dalshim_free; strings go to C as NUL-terminated cString() buffers.
-import { SYMBOLS, OPTIONAL_SYMBOLS, shimPath } from './abi.js';
+import { SYMBOLS, shimPath } from './abi.js';
 import { createSession } from './session.js';
 
 const TYPE = {
   i32: 'i32', i64: 'i64', usize: 'usize', buf: 'buffer', cstr: 'buffer', ptr: 'pointer', str: 'pointer', void: 'void',
 };
 
-function table(symbols, optional) {
+function table(symbols, extra = {}) {
   const out = {};
   for (const [name, [result, args]] of Object.entries(symbols)) {
-    out[name] = { result: TYPE[result], parameters: args.map((a) => TYPE[a]), optional };
+    out[name] = { result: TYPE[result], parameters: args.map((a) => TYPE[a]), ...extra };
   }
   return out;
 }
@@ -27,20 +27,20 @@ function readString(p) {
 
 function load(path) {
   // The library is never closed: it embeds a Go runtime (golang/go#11100).
-  const lib = Deno.dlopen(path, { ...table(SYMBOLS, false), ...table(OPTIONAL_SYMBOLS, true) }).symbols;
+  const lib = Deno.dlopen(path, table(SYMBOLS)).symbols;
   const raw = {};
-  for (const [name, [result]] of Object.entries({ ...SYMBOLS, ...OPTIONAL_SYMBOLS })) {
+  for (const [name, [result]] of Object.entries(SYMBOLS)) {
     const f = lib[name];
-    if (!f) { raw[name] = null; continue; } // optional, not in this build
     raw[name] = result === 'str' ? (...a) => readString(f(...a)) : f;
   }
-  // dalshim_query on a thread of Deno's pool: the async path.  Mode (a)
+  // dalshim_query_ex on a thread of Deno's pool: the async path.  Mode (a)
   // only -- a pending response of dalshim_query_into belongs to the thread
-  // that made the call, which a pool does not guarantee.
-  const asyncLib = Deno.dlopen(path, {
-    dalshim_query: { result: 'pointer', parameters: ['i64', 'buffer', 'usize'], nonblocking: true },
-  }).symbols;
-  raw.dalshim_query_async = asyncLib.dalshim_query;
+  // that made the call, which a pool does not guarantee -- and with the code
+  // returned by the call, since the shim's last error stays on that thread.
+  // The request and code buffers are held by the caller until it resolves.
+  const { dalshim_query_ex } = SYMBOLS;
+  raw.dalshim_query_ex_async = Deno.dlopen(path, table({ dalshim_query_ex }, { nonblocking: true }))
+    .symbols.dalshim_query_ex;
   return raw;
 }
 

@@ -15,7 +15,7 @@
 // cString() buffers.
 import { createRequire } from 'node:module';
 import { isMainThread } from 'node:worker_threads';
-import { SYMBOLS, OPTIONAL_SYMBOLS, shimPath } from './abi.js';
+import { SYMBOLS, shimPath } from './abi.js';
 import { createSession } from './session.js';
 
 const require = createRequire(import.meta.url);
@@ -30,20 +30,15 @@ function load(path) {
   // The library is never unloaded: it embeds a Go runtime (golang/go#11100).
   const lib = koffi.load(path);
   const raw = {};
-  const bind = (name, [result, args]) => lib.func(name, TYPE[result], args.map((a) => TYPE[a]));
-  for (const [name, sig] of Object.entries(SYMBOLS)) raw[name] = bind(name, sig);
-  for (const [name, sig] of Object.entries(OPTIONAL_SYMBOLS)) {
-    try {
-      raw[name] = bind(name, sig);
-    } catch {
-      raw[name] = null; // not in this build of the library
-    }
+  for (const [name, [result, args]] of Object.entries(SYMBOLS)) {
+    raw[name] = lib.func(name, TYPE[result], args.map((a) => TYPE[a]));
   }
-  // dalshim_query on libuv's thread pool: the async path (mode (a) only, see
-  // ffi/deno.js for why).
-  const query = raw.dalshim_query;
-  raw.dalshim_query_async = (h, req, len) =>
-    new Promise((resolve, reject) => query.async(h, req, len, (err, p) => (err ? reject(err) : resolve(p))));
+  // dalshim_query_ex on libuv's thread pool: the async path (mode (a) with
+  // the code returned by the call; see ffi/deno.js for why).  The request
+  // and code buffers are held by the caller until it resolves.
+  const queryEx = raw.dalshim_query_ex;
+  raw.dalshim_query_ex_async = (h, req, len, code) =>
+    new Promise((resolve, reject) => queryEx.async(h, req, len, code, (err, p) => (err ? reject(err) : resolve(p))));
   return raw;
 }
 

@@ -3,6 +3,10 @@
 // ffi/deno.js or ffi/koffi.js.  The builder is lib/builder.js, the error
 // class lib/errors.js; only the transport differs from the addon.
 //
+// The shapes are the addon's: FfiSession holds the handle, the request ids,
+// the counters and a held pending response (as the addon's native Database
+// does), and the user-visible Database only delegates to it.
+//
 // Ownership (dalshim.h):
 //   - Builder queries and queryInto() use mode (b), dalshim_query_into, with
 //     ONE response buffer per thread (per module instance: a worker has its
@@ -11,12 +15,15 @@
 //     with dalshim_take_pending; the request is never sent twice.
 //   - queryRaw() uses mode (a): dalshim_query, dalshim_buffer_size, a copy
 //     into JS memory, then dalshim_free -- exactly once, in a finally.
+//   - The async forms use dalshim_query_ex (mode (a) with the code returned
+//     by the call): it runs on the runtime's pool thread, where the shim's
+//     thread-local last error cannot be read afterwards.
 //   - The data directory, options and library path reach C as
 //     NUL-terminated buffers (cString).
-import { DEFAULT_DB, Query, QueryRoot, optionString } from '../lib/builder.js';
+import { QueryRoot, openArguments } from '../lib/builder.js';
 import { DalError } from '../lib/errors.js';
-import { cString } from './abi.js';
-import { encodeRequest, decodeResponse, E_RESPONSE } from './codec.js';
+import { CODES, cString } from './abi.js';
+import { encodeRequest, decodeResponse } from './codec.js';
 
 // The reused response buffer starts at 64 KiB and grows (to a power of two)
 // for a larger response up to 4 MiB; beyond that a response gets a buffer of
@@ -30,22 +37,18 @@ let scratch = new Uint8Array(INITIAL_CAPACITY);
 const MAX_ID = 0xffffffff;
 
 const utf8 = new TextEncoder();
-
-// dalshim.h codes the session raises itself, as the addon does.
-const E_MISUSE = -7;  // DALSHIM_E_MISUSE: takePending() with nothing pending
-const E_CLOSED = -24; // DALSHIM_E_CLOSED: the Database is closed
+const utf8Decoder = new TextDecoder();
 
 export function createSession(binding) {
   const { raw, memory } = binding;
   // Names come from the library (dalshim_code_name); each is asked once.
   const names = new Map();
   const codeName = (errno) => {
-    if (!raw.dalshim_code_name) return undefined; // a library without it: DalError's default name
     let name = names.get(errno);
     if (name === undefined) names.set(errno, (name = raw.dalshim_code_name(errno)));
     return name;
   };
-  // errno undefined: a failure the library could not name (DalError's defaults).
+  // errno undefined: a failure with no code recorded (DalError's defaults).
   const makeError = (errno, message, requestId) =>
     new DalError(message, { code: errno === undefined ? undefined : codeName(errno), errno, requestId });
   // The failure of the last call on this thread, as the shim recorded it.
@@ -60,7 +63,9 @@ export function createSession(binding) {
     return Number(n);
   };
 
-  // Close handles of Databases collected without close() (never per query).
+  // Close handles of sessions collected without close() (never per query).
+  // The session, not the Database, is registered: queries hold the session,
+  // so a query kept after its Database can still run.
   const finalizer = new FinalizationRegistry((h) => raw.dalshim_close(h));
 
   // The request pointer for bytes: an empty Uint8Array may be passed as
@@ -77,7 +82,7 @@ export function createSession(binding) {
       const cap = n <= MAX_REUSED_CAPACITY ? 2 ** Math.ceil(Math.log2(n)) : n;
       const buf = new Uint8Array(cap);
       const m = check(raw.dalshim_take_pending(buf, buf.length));
-      if (m !== n) throw makeError(E_RESPONSE, `dalshim_take_pending returned ${m} bytes, expected ${n}`);
+      if (m !== n) throw makeError(CODES.DALSHIM_E_RESPONSE, `dalshim_take_pending returned ${m} bytes, expected ${n}`);
       if (cap <= MAX_REUSED_CAPACITY) scratch = buf;
       else return { buf, n };
     }
@@ -89,11 +94,11 @@ export function createSession(binding) {
   function takeFromShim(n) {
     const buf = new Uint8Array(n);
     const m = check(raw.dalshim_take_pending(buf, buf.length));
-    if (m !== n) throw makeError(E_RESPONSE, `dalshim_take_pending returned ${m} bytes, expected ${n}`);
+    if (m !== n) throw makeError(CODES.DALSHIM_E_RESPONSE, `dalshim_take_pending returned ${m} bytes, expected ${n}`);
     return buf;
   }
 
-  // Mode (a): a JS-owned copy of the response; the native buffer is freed
+  // Mode (a): a JS-owned copy of the buffer; the native buffer is freed
   // exactly once whatever happens in between.
   function takeOwned(p) {
     try {
@@ -104,22 +109,67 @@ export function createSession(binding) {
     }
   }
 
+  // dalshim_query_ex's outcome: the response, or the failure it carries (its
+  // code from code_out, its message in the buffer) thrown as a DalError.
+  function outcome(p, code) {
+    if (memory.isNull(p)) {
+      // Only when the shim had no memory for the message (code_out is never NULL here).
+      throw makeError(code, `${codeName(code)} (the shim could not allocate the message)`);
+    }
+    const bytes = takeOwned(p);
+    if (code === CODES.DALSHIM_OK) return bytes;
+    throw makeError(code, utf8Decoder.decode(bytes));
+  }
+
+  function expect(result, want, id) {
+    if ((want === 'rows') !== Array.isArray(result)) {
+      throw makeError(CODES.DALSHIM_E_RESPONSE, `invalid DAL response: expected ${want === 'rows' ? 'rows' : 'an exec result'}`, id);
+    }
+    return result;
+  }
+
+  // The session of one handle: lib/builder.js's Session (terminal operations,
+  // encode, exec) and the raw API, with the state the addon keeps in its
+  // native Database.
   class FfiSession {
-    #db;
-    constructor(db) { this.#db = db; }
+    #h;
+    #open = true;
+    #id = 0;
+    #queries = 0;
+    #requestBytes = 0;
+    #responseBytes = 0;
+    // A too-small queryInto's response, held at once, as the addon does: the
+    // shim keeps ONE pending response per thread, which any later too-small
+    // call (another Database, a builder query) would replace; and the newest
+    // too-small response replaces an older one not taken (sync or async).
+    #pendingCopy = null;
+
+    constructor(h) {
+      this.#h = h;
+      finalizer.register(this, h, this);
+    }
+
+    #nextId() {
+      this.#id = this.#id === MAX_ID ? 1 : this.#id + 1;
+      return this.#id;
+    }
+    #count(bytesIn, bytesOut) {
+      this.#queries++;
+      this.#requestBytes += bytesIn;
+      this.#responseBytes += bytesOut;
+    }
+
     #execute(q, want) {
-      const d = this.#db;
-      const id = d.nextId();
+      const id = this.#nextId();
       const req = encodeRequest(q.request(id));
-      const { buf, n } = queryReused(d.handle, req);
-      d.count(req.length, n);
+      const { buf, n } = queryReused(this.#h, req);
+      this.#count(req.length, n);
       return expect(decodeResponse(buf, n, makeError), want, id);
     }
     async #executeAsync(q, want) {
-      const d = this.#db;
-      const id = d.nextId();
+      const id = this.#nextId();
       const req = encodeRequest(q.request(id), true); // owned: it outlives this turn
-      const resp = await d.queryRawAsync(req);
+      const resp = await this.queryRawAsync(req);
       return expect(decodeResponse(resp, resp.length, makeError), want, id);
     }
     all(q) { return this.#execute(q, 'rows'); }
@@ -132,92 +182,39 @@ export function createSession(binding) {
     }
     run(q) { return this.#execute(q, 'exec'); }
     runAsync(q) { return this.#executeAsync(q, 'exec'); }
-  }
+    encode(q, id) { return encodeRequest(q.request(id), true); }
 
-  function expect(result, want, id) {
-    if ((want === 'rows') !== Array.isArray(result)) {
-      throw makeError(E_RESPONSE, `invalid DAL response: expected ${want === 'rows' ? 'rows' : 'an exec result'}`, id);
-    }
-    return result;
-  }
-
-  class Database extends QueryRoot {
-    #h;
-    #open = true;
-    #id = 0;
-    #queries = 0;
-    #requestBytes = 0;
-    #responseBytes = 0;
-
-    constructor(h, dbName) {
-      super((db) => new FfiSession(db), dbName);
-      this.#h = h;
-      finalizer.register(this, h, this);
+    // Text and name go as UTF-8 with their lengths, so a NUL inside reaches
+    // the DAL, which refuses it.  A closed handle: the shim's
+    // DALSHIM_E_CLOSED, as for queries.
+    exec(db, sql) {
+      const name = utf8.encode(db);
+      const text = utf8.encode(sql);
+      check(raw.dalshim_exec(this.#h, requestPtr(name), name.length, requestPtr(text), text.length));
     }
 
-    // For FfiSession (not API): the handle, the next request id, counters.
-    get handle() { return this.#h; }
-    nextId() { this.#id = this.#id === MAX_ID ? 1 : this.#id + 1; return this.#id; }
-    count(bytesIn, bytesOut) {
-      this.#queries++;
-      this.#requestBytes += bytesIn;
-      this.#responseBytes += bytesOut;
-    }
-
-    /** The exact request bytes a query sends (MessagePack, docs/protocol.md). */
-    encode(query, id = 0) {
-      if (!(query instanceof Query)) throw new TypeError('encode(query, id): query must be a Query');
-      return encodeRequest(query.request(id), true);
-    }
-
-    /** Raw API: request bytes -> response bytes (a new Uint8Array, JS-owned). */
     queryRaw(bytes) {
       const p = raw.dalshim_query(this.#h, requestPtr(bytes), bytes.length);
       if (memory.isNull(p)) throw lastError();
       const out = takeOwned(p);
-      this.count(bytes.length, out.length);
+      this.#count(bytes.length, out.length);
       return out;
     }
 
-    /**
-     * Raw API, async: dalshim_query on the runtime's thread pool (Deno
-     * nonblocking symbols, koffi's libuv pool); under Bun, whose FFI has no
-     * asynchronous call, the call runs on the JS thread in a later microtask.
-     */
     async queryRawAsync(bytes) {
-      if (!this.#open) return this.queryRaw(bytes); // the shim names the error (DALSHIM_E_CLOSED)
-      if (!raw.dalshim_query_async) {
-        await null;
-        return this.queryRaw(bytes);
-      }
-      const p = await raw.dalshim_query_async(this.#h, requestPtr(bytes), bytes.length);
-      if (memory.isNull(p)) {
-        // The shim records a failure's code and message per thread
-        // (dalshim_last_error*), and the runtime runs only this one call on
-        // its pool thread: both stay there.  Reading them needs an entry point
-        // that returns the code with the call (ffi/README.md, "Async errors").
-        // Never re-sent to find out: a write would run twice.
-        throw makeError(undefined, 'dalshim_query failed on a thread-pool thread: its error code and message are '
-          + 'thread-local to that thread and were lost (the request was not sent again; queryRaw() reports them)');
-      }
-      const out = takeOwned(p);
-      this.count(bytes.length, out.length);
+      // One code slot per call: several calls may be on the pool at once.
+      // A closed handle is the shim's DALSHIM_E_CLOSED, as for queryRaw.
+      const code = new Int32Array(1);
+      const p = await raw.dalshim_query_ex_async(this.#h, requestPtr(bytes), bytes.length, code);
+      const out = outcome(p, code[0]);
+      this.#count(bytes.length, out.length);
       return out;
     }
 
-    /**
-     * Raw API: the response into `target`; returns its length n.  If
-     * n > target.length nothing was written and the response waits for
-     * takePending(bigger) -- the request was executed: never resend it.
-     */
     queryInto(bytes, target) {
       const n = check(raw.dalshim_query_into(this.#h, requestPtr(bytes), bytes.length, target, target.length));
-      // Held by this Database at once, as the addon does: the shim keeps ONE
-      // pending response per thread, which any later too-small call (another
-      // Database, a builder query) would replace; and the newest too-small
-      // response replaces an older one not taken (sync or async alike).
       if (n > target.length) this.#pendingCopy = takeFromShim(n);
-      this.count(bytes.length, n);
+      this.#count(bytes.length, n);
       return n;
     }
     async queryIntoAsync(bytes, target) {
@@ -228,39 +225,23 @@ export function createSession(binding) {
       else this.#pendingCopy = r; // the newest too-small response wins
       return r.length;
     }
-    #pendingCopy = null;
     takePending(target) {
       // The addon's errors: a closed Database first, then nothing pending.
-      if (!this.#open) throw makeError(E_CLOSED, 'database is closed');
+      if (!this.#open) throw makeError(CODES.DALSHIM_E_CLOSED, 'database is closed');
       const r = this.#pendingCopy;
-      if (r === null) throw makeError(E_MISUSE, 'no pending response: takePending() follows a queryInto() whose target was too small');
+      if (r === null) {
+        throw makeError(CODES.DALSHIM_E_MISUSE, 'no pending response: takePending() follows a queryInto() whose target was too small');
+      }
       if (r.length > target.length) return r.length;
       this.#pendingCopy = null;
       target.set(r);
       return r.length;
     }
 
-    /**
-     * Administrative SQL text -- schemas, migrations; NEVER user input -- on
-     * the database file of this Database (dbName): dalshim_exec, the
-     * addon's exec().  Text and name go as UTF-8 with their lengths, so a
-     * NUL inside reaches the DAL, which refuses it.
-     */
-    exec(sql) {
-      if (typeof sql !== 'string') throw new TypeError('exec(sql): sql must be a string');
-      const name = utf8.encode(this.dbName);
-      const text = utf8.encode(sql);
-      // A closed handle: the shim's DALSHIM_E_CLOSED, as for queries.
-      check(raw.dalshim_exec(this.#h, requestPtr(name), name.length, requestPtr(text), text.length));
-    }
-
-    /** {queries, requestBytes, responseBytes} through this Database. */
     stats() {
       return { queries: this.#queries, requestBytes: this.#requestBytes, responseBytes: this.#responseBytes };
     }
-
     get isOpen() { return this.#open; }
-    /** Close the handle now (also done when the object is collected).  A second close() does nothing. */
     close() {
       if (!this.#open) return;
       this.#open = false;
@@ -270,16 +251,51 @@ export function createSession(binding) {
     }
   }
 
+  // The user's object: lib/builder.js's QueryRoot over the session, and the
+  // raw API delegated to it, as lib/database.js delegates to the addon.
+  class Database extends QueryRoot {
+    #s;
+
+    /** Use open({dir, options}). */
+    constructor(session, dbName) {
+      super(session, dbName);
+      this.#s = session;
+    }
+
+    /** Raw API: request bytes -> response bytes (a new Uint8Array, JS-owned). */
+    queryRaw(bytes) { return this.#s.queryRaw(bytes); }
+    /**
+     * Raw API, async: dalshim_query_ex on the runtime's thread pool (Deno
+     * nonblocking symbols, koffi's libuv pool); under Bun, whose FFI has no
+     * asynchronous call, the call runs on the JS thread in a later microtask.
+     */
+    queryRawAsync(bytes) { return this.#s.queryRawAsync(bytes); }
+    /**
+     * Raw API: the response into `target`; returns its length n.  If
+     * n > target.length nothing was written and the response waits for
+     * takePending(bigger) -- the request was executed: never resend it.
+     */
+    queryInto(bytes, target) { return this.#s.queryInto(bytes, target); }
+    queryIntoAsync(bytes, target) { return this.#s.queryIntoAsync(bytes, target); }
+    takePending(target) { return this.#s.takePending(target); }
+
+    /** {queries, requestBytes, responseBytes} through this Database. */
+    stats() { return this.#s.stats(); }
+
+    get isOpen() { return this.#s.isOpen; }
+    /** Close the handle now (also done when it is collected).  A second close() does nothing. */
+    close() { this.#s.close(); }
+  }
+
   /**
    * Open a data directory (it must exist); the same arguments as the addon's
    * open(): {dir, options ("k=v;k=v" or {k: v}), db, library}.
    */
-  function open({ dir, options, db = DEFAULT_DB, library } = {}) {
-    if (typeof dir !== 'string' || dir === '') throw new TypeError('open({dir}): dir must be a non-empty string');
-    if (typeof db !== 'string') throw new TypeError('open({db}): db must be a string');
+  function open(config) {
+    const { dir, options, db, library } = openArguments(config);
     if (library !== undefined) check(raw.dalshim_load(cString(library, 'open({library})')));
-    const h = check(raw.dalshim_open(cString(dir, 'open({dir})'), cString(optionString(options), 'open({options})')));
-    return new Database(h, db);
+    const h = check(raw.dalshim_open(cString(dir, 'open({dir})'), cString(options, 'open({options})')));
+    return new Database(new FfiSession(h), db);
   }
 
   return { open, codeName, makeError, Database };

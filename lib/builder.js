@@ -42,6 +42,8 @@ const WRITE_METHODS = new Set(['Insert', 'Set', 'Delete']);
  * @property {(q: Query) => AsyncIterator<object>} iterateAsync
  * @property {(q: Query) => {rowsAffected: number|bigint, lastInsertId: number|bigint}} run
  * @property {(q: Query) => Promise<{rowsAffected: number|bigint, lastInsertId: number|bigint}>} runAsync
+ * @property {(q: Query, id: number|bigint) => Uint8Array} encode  the request bytes q sends with id
+ * @property {(db: string, sql: string) => void} exec  administrative SQL text on database file db
  */
 
 function arity(method, args, min, max) {
@@ -193,17 +195,21 @@ export class Query {
 
 /**
  * What every runtime's Database shares (the addon's in lib/database.js, the
- * FFI one in ffi/session.js): the database file new queries target and the
- * builder entry points.  Only the session -- the transport that runs a
- * query's rows/exec in sync and async forms -- differs; a subclass passes a
- * factory, which gets the new Database itself.
+ * FFI one in ffi/session.js): the database file new queries target, the
+ * builder entry points, and the argument checks of encode() and exec().
+ * Only the session -- the transport that runs a query's rows/exec in sync
+ * and async forms, encodes requests and runs schema SQL -- differs.
  */
 export class QueryRoot {
   #session;
   #dbName;
 
-  constructor(makeSession, dbName = DEFAULT_DB) {
-    this.#session = makeSession(this);
+  /**
+   * @param {Session} session  the runtime's transport
+   * @param {string} [dbName]  database file new queries target
+   */
+  constructor(session, dbName = DEFAULT_DB) {
+    this.#session = session;
     this.#dbName = dbName;
   }
 
@@ -223,11 +229,43 @@ export class QueryRoot {
   TxAsync(...queries) {
     try { return Query.tx(this.#session, this.#dbName, queries).runAsync(); } catch (e) { return Promise.reject(e); }
   }
+
+  /** The exact request bytes a query sends (MessagePack, docs/protocol.md). */
+  encode(query, id = 0) { return this.#session.encode(checkQuery(query, 'encode(query, id)'), id); }
+
+  /**
+   * Administrative SQL text -- schemas, migrations; NEVER user input -- on
+   * the database file of this Database (dbName, see use()): dal_exec through
+   * the shim, sqlite3_exec() semantics (several statements, rows discarded,
+   * the first failure stops the rest).  A SQLite failure is a DalError
+   * DAL_E_DATABASE with SQLite's message.  Not a query: not in stats().
+   */
+  exec(sql) {
+    if (typeof sql !== 'string') throw new TypeError('exec(sql): sql must be a string');
+    this.#session.exec(this.#dbName, sql);
+  }
+}
+
+/** query itself if it is a Query, else a TypeError naming the call. */
+export function checkQuery(query, call) {
+  if (!(query instanceof Query)) throw new TypeError(`${call}: query must be a Query`);
+  return query;
+}
+
+/**
+ * open()'s configuration, checked the same way on every runtime:
+ * {dir, options, db, library} with options as the string dal_open takes.
+ */
+export function openArguments({ dir, options, db = DEFAULT_DB, library } = {}) {
+  if (typeof dir !== 'string' || dir === '') throw new TypeError('open({dir}): dir must be a non-empty string');
+  if (typeof db !== 'string') throw new TypeError('open({db}): db must be a string');
+  if (library !== undefined && typeof library !== 'string') throw new TypeError('open({library}): library must be a string');
+  return { dir, options: optionString(options), db, library };
 }
 
 /** open()'s options, as every runtime passes them to dal_open: "k=v;k=v" as
  *  given, or {k: v} joined in insertion order (undefined values skipped). */
-export function optionString(options) {
+function optionString(options) {
   if (options === undefined || options === null) return '';
   if (typeof options === 'string') return options;
   if (typeof options !== 'object') throw new TypeError('open(): options must be a string or an object');

@@ -16,7 +16,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
 
-import { DEFAULT_DB, Query, QueryRoot, optionString } from './builder.js';
+import { DEFAULT_DB, QueryRoot, checkQuery, openArguments } from './builder.js';
 import { DalError } from './errors.js';
 
 // Shapes of addon.execute(): how a response is returned.
@@ -39,7 +39,7 @@ export function addonPath() {
 function loadAddon() {
   const path = addonPath();
   if (!existsSync(path)) {
-    throw new Error(`dalkit: the addon is not built (${path} is missing): run \`bash scripts/build.sh\` ` +
+    throw new Error(`dalkit: the addon is not built (${path} is missing): run \`scripts/setup.sh\` ` +
       'or set DALKIT_ADDON to a built dalkit.node');
   }
   const native = createRequire(import.meta.url)(path);
@@ -70,7 +70,11 @@ async function* rowsOfAsync(promise) {
   yield* rowsOf(await promise);
 }
 
-// The session lib/builder.js delegates terminal operations to.
+// A query's request bytes, encoded by the addon (the shim's encoder).
+const requestBytes = (q, id) => native.encodeRequest(id, q.db, q.methods, q.args);
+
+// The session lib/builder.js delegates terminal operations, encode() and
+// exec() to.
 class NodeSession {
   #db;
   constructor(nativeDb) { this.#db = nativeDb; }
@@ -86,6 +90,8 @@ class NodeSession {
   }
   run(q) { return this.#db.execute(EXEC, q.db, q.methods, q.args); }
   runAsync(q) { return this.#db.executeAsync(EXEC, q.db, q.methods, q.args); }
+  encode(q, id) { return requestBytes(q, id); }
+  exec(db, sql) { this.#db.exec(db, sql); }
 }
 
 export class Database extends QueryRoot {
@@ -93,14 +99,8 @@ export class Database extends QueryRoot {
 
   /** Use open({dir, options}). */
   constructor(nativeDb, dbName = DEFAULT_DB) {
-    super(() => new NodeSession(nativeDb), dbName);
+    super(new NodeSession(nativeDb), dbName);
     this.#native = nativeDb;
-  }
-
-  /** The exact request bytes a query sends (MessagePack, docs/protocol.md). */
-  encode(query, id = 0) {
-    if (!(query instanceof Query)) throw new TypeError('encode(query, id): query must be a Query');
-    return native.encodeRequest(id, query.db, query.methods, query.args);
   }
 
   /** Raw API: request bytes -> response bytes (a new Buffer, JS-owned). */
@@ -114,18 +114,6 @@ export class Database extends QueryRoot {
   queryInto(bytes, target) { return this.#native.queryInto(bytes, target); }
   queryIntoAsync(bytes, target) { return this.#native.queryIntoAsync(bytes, target); }
   takePending(target) { return this.#native.takePending(target); }
-
-  /**
-   * Administrative SQL text -- schemas, migrations; NEVER user input -- on
-   * the database file of this Database (dbName, see use()): dal_exec through
-   * the shim, sqlite3_exec() semantics (several statements, rows discarded,
-   * the first failure stops the rest).  A SQLite failure is a DalError
-   * DAL_E_DATABASE with SQLite's message.  Not a query: not in stats().
-   */
-  exec(sql) {
-    if (typeof sql !== 'string') throw new TypeError('exec(sql): sql must be a string');
-    this.#native.exec(this.dbName, sql);
-  }
 
   /** {queries, requestBytes, responseBytes} through this Database. */
   stats() { return this.#native.counters(); }
@@ -143,11 +131,10 @@ export class Database extends QueryRoot {
  * @param {string} [cfg.db]     default database file name (default "database.sqlite")
  * @param {string} [cfg.library] path of the DAL library to load (default: $DAL_LIBRARY, else libdal.so beside dalkit.node)
  */
-export function open({ dir, options, db = DEFAULT_DB, library } = {}) {
-  if (typeof dir !== 'string' || dir === '') throw new TypeError('open({dir}): dir must be a non-empty string');
-  if (typeof db !== 'string') throw new TypeError('open({db}): db must be a string');
+export function open(cfg) {
+  const { dir, options, db, library } = openArguments(cfg);
   if (library !== undefined) native.load(library);
-  return new Database(new native.Database(dir, optionString(options)), db);
+  return new Database(new native.Database(dir, options), db);
 }
 
 /** Load the DAL now (optional: open() loads it).  Returns {path, version, versionString}. */
@@ -155,8 +142,7 @@ export function load(path) { return native.load(path); }
 
 /** The request bytes of a query (the same as db.encode). */
 export function encodeRequest(query, id = 0) {
-  if (!(query instanceof Query)) throw new TypeError('encodeRequest(query, id): query must be a Query');
-  return native.encodeRequest(id, query.db, query.methods, query.args);
+  return requestBytes(checkQuery(query, 'encodeRequest(query, id)'), id);
 }
 
 /** The name of a shim/DAL code: codeName(-24) === 'DALSHIM_E_CLOSED'. */

@@ -44,6 +44,10 @@ export interface Session {
   iterateAsync(q: Query): AsyncIterableIterator<Row>;
   run(q: Query): ExecResult;
   runAsync(q: Query): Promise<ExecResult>;
+  /** The request bytes of q with request id `id` (Database#encode checks its arguments first). */
+  encode(q: Query, id: number | bigint): Uint8Array;
+  /** Administrative SQL text on database file `db` (Database#exec checks sql is a string first). */
+  exec(db: string, sql: string): void;
 }
 
 /** An immutable query: every builder method returns a new Query. */

@@ -14,15 +14,14 @@ import { join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
+import { CODES, STATS } from '../../ffi/abi.js';
 import { DalError } from '../../lib/errors.js';
 import { REFERENCE_REQUEST } from '../../stress/js/workload.js';
 import { REQUEST_TABLE, SCHEMA, TABLE_ID, hex, refusals } from './cases.js';
 import { checkExec } from './exec_checks.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const STAT_CALLS = 0;       // dalshim.h DALSHIM_STAT_CALLS
-const STAT_ERRORS = 3;      // DALSHIM_STAT_ERRORS
-const STAT_BUFFERS_LIVE = 4; // DALSHIM_STAT_BUFFERS_LIVE
+const { DALSHIM_STAT_CALLS: STAT_CALLS, DALSHIM_STAT_ERRORS: STAT_ERRORS, DALSHIM_STAT_BUFFERS_LIVE: STAT_BUFFERS_LIVE } = STATS;
 
 function freshDir(ctx, schema = SCHEMA) {
   const dir = mkdtempSync(join(tmpdir(), `dalkit-${ctx.runtime}-`));
@@ -160,7 +159,7 @@ export function ffiSuite(ctx) {
   test('an SQL error is a DalError whose code the library names', async () => {
     await withDb(ctx, (db) => {
       assert.throws(() => db.In('nope').Find({ a: 1 }).all(), (e) => e instanceof DalError &&
-        e.code === 'DALSHIM_E_SQL' && e.errno === -25 && e.message === 'no such table: nope' && typeof e.requestId === 'number');
+        e.code === 'DALSHIM_E_SQL' && e.errno === CODES.DALSHIM_E_SQL && e.message === 'no such table: nope' && typeof e.requestId === 'number');
       assert.throws(() => db.In('data').Find({ a: { $nope: 1 } }).all(), (e) => e instanceof DalError &&
         e.code === 'DAL_E_REQUEST' && /\$nope/.test(e.message));
     });
@@ -222,7 +221,7 @@ export function ffiSuite(ctx) {
   });
 
   test('takePending as the addon: the newest too-small response wins; closed -> DALSHIM_E_CLOSED', async () => {
-    const misuse = (e) => e instanceof DalError && e.code === 'DAL_E_MISUSE' && e.errno === -7;
+    const misuse = (e) => e instanceof DalError && e.code === 'DAL_E_MISUSE' && e.errno === CODES.DALSHIM_E_MISUSE;
     await withDb(ctx, async (db) => {
       db.In('data').Insert({ id: 1, blob: new Uint8Array(1000).fill(1) }).run();
       db.In('data').Insert({ id: 2, blob: new Uint8Array(2000).fill(2) }).run();
@@ -259,7 +258,7 @@ export function ffiSuite(ctx) {
         assert.ok(n > 16);
         other.close();
         assert.throws(() => other.takePending(new Uint8Array(n)), (e) => e instanceof DalError &&
-          e.code === 'DALSHIM_E_CLOSED' && e.errno === -24 && e.message === 'database is closed');
+          e.code === 'DALSHIM_E_CLOSED' && e.errno === CODES.DALSHIM_E_CLOSED && e.message === 'database is closed');
         // The closed Database's response did not stay behind for another.
         assert.throws(() => db.takePending(new Uint8Array(n)), misuse);
       } finally {
@@ -295,24 +294,51 @@ export function ffiSuite(ctx) {
     });
   });
 
-  test('an async shim failure is a DalError, sent once; off-thread its code is reported as lost', async () => {
+  test('an async shim failure carries its code and message (dalshim_query_ex), and is sent once', async () => {
+    // Deno and koffi run the call on a pool thread, where the shim's
+    // thread-local last error stays; Bun runs it on the JS thread.  Each
+    // must report what the synchronous queryRaw reports.
     await withDb(ctx, async (db) => {
-      const bad = Uint8Array.from([0xc1]); // not MessagePack: the shim refuses it (DAL_E_DECODE)
+      const bad = Uint8Array.from([0xc1]); // not MessagePack: the DAL refuses it (DAL_E_DECODE)
       const calls = stat(ctx, STAT_CALLS);
       let syncMessage = '';
       assert.throws(() => db.queryRaw(bad), (e) => {
         syncMessage = e.message;
-        return e instanceof DalError && e.code === 'DAL_E_DECODE' && e.errno === -3 && /0xc1/.test(e.message);
+        return e instanceof DalError && e.code === 'DAL_E_DECODE' && e.errno === CODES.DALSHIM_E_DECODE && /0xc1/.test(e.message);
       });
-      const onPool = typeof ctx.binding.binding().raw.dalshim_query_async === 'function';
-      await assert.rejects(db.queryRawAsync(bad), (e) => e instanceof DalError && (onPool
-        // Deno, koffi: the shim's code and message stay on the pool thread
-        // (ffi/README.md, "Async errors"); the error says so plainly.
-        ? e.code === 'DAL_E_UNKNOWN' && e.errno === 0 && /error code and message .* lost/.test(e.message)
-        // Bun: the call runs on the JS thread, so the real code comes back.
-        : e.code === 'DAL_E_DECODE' && e.errno === -3 && e.message === syncMessage));
+      const live = stat(ctx, STAT_BUFFERS_LIVE);
+      await assert.rejects(db.queryRawAsync(bad), (e) => e instanceof DalError &&
+        e.code === 'DAL_E_DECODE' && e.errno === CODES.DALSHIM_E_DECODE && e.message === syncMessage);
       assert.equal(stat(ctx, STAT_CALLS), calls + 2, 'each request reached the shim exactly once');
+      assert.equal(stat(ctx, STAT_BUFFERS_LIVE), live, 'the message buffer was freed');
+      // The builder's async forms report the same way (the request is refused by the DAL).
+      await assert.rejects(db.In('data').Find({ a: { $nope: 1 } }).allAsync(), (e) => e instanceof DalError &&
+        e.code === 'DAL_E_REQUEST' && e.errno === CODES.DALSHIM_E_REQUEST && /\$nope/.test(e.message));
+      // Several at once, each with its own outcome.
+      const results = await Promise.allSettled([bad, REFERENCE_REQUEST, bad, REFERENCE_REQUEST].map((r) => db.queryRawAsync(r)));
+      assert.deepEqual(results.map((r) => r.status), ['rejected', 'fulfilled', 'rejected', 'fulfilled']);
+      assert.equal(results[0].reason.errno, CODES.DALSHIM_E_DECODE);
+      assert.equal(results[1].value.length, 34);
     }, null);
+  });
+
+  test('an async call on a closed database: DALSHIM_E_CLOSED with the shim\'s message', async () => {
+    const dir = freshDir(ctx, null);
+    try {
+      const db = ctx.binding.open({ dir });
+      db.close();
+      let syncMessage = '';
+      assert.throws(() => db.queryRaw(REFERENCE_REQUEST), (e) => {
+        syncMessage = e.message;
+        return e instanceof DalError && e.code === 'DALSHIM_E_CLOSED' && /is closed/.test(e.message);
+      });
+      await assert.rejects(db.queryRawAsync(REFERENCE_REQUEST), (e) => e instanceof DalError &&
+        e.code === 'DALSHIM_E_CLOSED' && e.errno === CODES.DALSHIM_E_CLOSED && e.message === syncMessage);
+      await assert.rejects(db.In('data').Find({}).allAsync(), (e) => e instanceof DalError &&
+        e.code === 'DALSHIM_E_CLOSED' && e.errno === CODES.DALSHIM_E_CLOSED && /is closed/.test(e.message));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('process.exit() and Ctrl-C work with the Go runtime loaded (spawned children)', async () => {

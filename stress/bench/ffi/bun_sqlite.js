@@ -14,6 +14,7 @@ import { Database } from 'bun:sqlite';
 import { join } from 'node:path';
 import process from 'node:process';
 
+import { CODES } from '../../../ffi/abi.js';
 import { open } from '../../../ffi/bun.js';
 import { REFERENCE_REQUEST } from '../../js/workload.js';
 
@@ -50,7 +51,7 @@ time('reference: bun ffi into', queries, () => {
   if (ffi.queryInto(REFERENCE_REQUEST, t) !== 34) throw new Error('wrong answer');
 });
 time('reference: bun ffi builder', queries, () => {
-  try { ffi.In('data').Find({ a: 1, b: { $gt: 2 } }).all(); } catch (e) { if (e.errno !== -25) throw e; return; }
+  try { ffi.In('data').Find({ a: 1, b: { $gt: 2 } }).all(); } catch (e) { if (e.errno !== CODES.DALSHIM_E_SQL) throw e; return; }
   throw new Error('expected "no such table"');
 });
 time('reference: bun:sqlite prepare per query', queries, () => {

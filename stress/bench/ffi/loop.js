@@ -15,13 +15,14 @@ const queries = Number(queriesText);
 
 async function loop(dirArg, n, apiArg) {
   const { open } = await import(`../../../ffi/${rt}.js`);
+  const { CODES } = await import('../../../ffi/abi.js');
   const { REFERENCE_REQUEST, REFERENCE_RESPONSE, referenceQuery } = await import('../../js/workload.js');
   const db = open({ dir: dirArg });
   const t = new Uint8Array(4096);
   const last = REFERENCE_RESPONSE.length - 1;
   let bad = 0;
   const one = apiArg === 'builder'
-    ? () => { try { referenceQuery(db).all(); bad++; } catch (e) { if (e.errno !== -25) bad++; } }
+    ? () => { try { referenceQuery(db).all(); bad++; } catch (e) { if (e.errno !== CODES.DALSHIM_E_SQL) bad++; } }
     : () => { const m = db.queryInto(REFERENCE_REQUEST, t); if (m !== 34 || t[last] !== REFERENCE_RESPONSE[last]) bad++; };
   for (let i = 0; i < Math.min(20000, n); i++) one(); // warm-up (JIT, statement cache)
   const t0 = performance.now();
