@@ -3,13 +3,14 @@
 // (msgpack-c, dal-shim/src/codec.cpp) produces, responses decoded into the
 // shapes the addon returns.
 //
-// Why not plain msgpackr: it writes integers beyond 32 bits as float64 and
-// every BigInt as 9 bytes, where msgpack-c writes every integer in its
-// smallest form (non-negative values as uint*, negative as int*).  The one
-// validation walk below refuses what the addon refuses and notices such
-// "wide" integers; only then is the request re-packed through a normalised
-// copy (see normalise() and promoteUint64()).  The common request has no wide
-// integer and is packed straight from the caller's objects.
+// The one walk below (copy()) refuses what the addon refuses and builds the
+// value msgpackr packs: the caller's objects are read once, by the walk, so
+// a getter cannot give the check one value and the encoder another.  In the
+// copy every integer is already in the form msgpack-c writes (msgpackr
+// writes integers beyond 32 bits as float64 and every BigInt as 9 bytes,
+// where msgpack-c writes every integer in its smallest form: non-negative
+// values as uint*, negative as int*); promoteUint64() retags the one case
+// left, and only runs when the walk saw it.
 //
 // Refused with a TypeError naming the path (e.g. "Find.args[0].b.$gt"), like
 // the addon: functions, symbols, undefined inside arrays, cycles, nesting
@@ -31,7 +32,8 @@ const UINT64_MAX = 2n ** 64n - 1n;
 //   useRecords false    -> plain maps, fixint up to 127 (msgpackr's record
 //                          extension is off, so 0x40..0x7f are integers);
 //   variableMapSize     -> smallest map header (fixmap/map16/map32);
-//   skipValues          -> undefined properties are not written;
+//   (no skipValues)     -> not needed: the walk leaves undefined
+//                          properties out of the copy;
 //   useToJSON false     -> an object is never replaced by its toJSON();
 //   copyBuffers         -> a decoded bin never aliases the reused response
 //                          buffer (it is overwritten by the next query).
@@ -39,7 +41,6 @@ const UINT64_MAX = 2n ** 64n - 1n;
 const packr = new Packr({
   useRecords: false,
   variableMapSize: true,
-  skipValues: [undefined],
   useToJSON: false,
   useFloat32: 0,
   encodeUndefinedAsNil: false,
@@ -51,9 +52,7 @@ const unpackr = new Unpackr({
   copyBuffers: true,
 });
 
-// ---------------------------------------------------------------- validation
-
-const WIDE = 1; // the walk found an integer msgpackr would not write like msgpack-c
+// ------------------------------------------------- the walk (validate + copy)
 
 function isNarrowInt(n) {
   return n >= -0x80000000 && n <= 0xffffffff;
@@ -66,15 +65,18 @@ function describe(v) {
   return c && c.name ? c.name : 'object';
 }
 
-// Stacks reused by every call (the walk is synchronous): the containers
-// being walked (a container met again among its own ancestors is a cycle; a
-// value shared by two branches is not) and the key or index leading to each
-// value.  The path string is built only when a value is refused, so a valid
-// request costs no string work.  A refusal leaves the stacks as they were at
-// the throw; checkCommands() empties them before each walk.
+// State of the current walk, reused by every call (the walk is
+// synchronous): the containers being walked (a container met again among
+// its own ancestors is a cycle; a value shared by two branches is not), the
+// key or index leading to each value, and whether the copy holds a BigInt
+// msgpackr writes as int64 where msgpack-c writes uint64 (promoteUint64).
+// The path string is built only when a value is refused, so a valid request
+// costs no string work.  A refusal leaves the stacks as they were at the
+// throw; copyCommands() empties them before each walk.
 const ancestors = [];
 const keys = [];
 let root = '';
+let promote = false;
 
 function refuse(why) {
   let path = root;
@@ -82,17 +84,31 @@ function refuse(why) {
   throw new TypeError(`${path}: ${why}`);
 }
 
-function walk(v, depth) {
+// An integer as the value msgpackr writes in msgpack-c's form: BigInts
+// inside 32 bits become numbers; safe integers outside 32 bits become
+// BigInts (msgpackr: int64 0xd3, or uint64 0xcf at 2^63 and above).
+function wideInt(b) {
+  if (b >= -0x80000000n && b <= 0xffffffffn) return Number(b);
+  if (b > 0n && b < 2n ** 63n) promote = true;
+  return b;
+}
+
+// Validate v the way the addon does and return the value to pack: a copy
+// in which every property of the caller's objects was read exactly once
+// (a getter cannot hand the walk one value and the packer another),
+// undefined properties are left out, and integers are in msgpack-c's form.
+// Strings, booleans, null and Uint8Array bytes are used as they are.
+function copy(v, depth) {
   switch (typeof v) {
     case 'string':
     case 'boolean':
-      return 0;
+      return v;
     case 'number':
       if (!Number.isFinite(v)) refuse(`non-finite number ${v} cannot be encoded`);
-      return Number.isSafeInteger(v) && !isNarrowInt(v) ? WIDE : 0;
+      return Number.isSafeInteger(v) && !isNarrowInt(v) ? wideInt(BigInt(v)) : v;
     case 'bigint':
       if (v < INT64_MIN || v > UINT64_MAX) refuse(`BigInt ${v} is outside int64/uint64`);
-      return WIDE;
+      return wideInt(v);
     case 'undefined':
       return refuse('undefined cannot be encoded (inside an array)');
     case 'function':
@@ -101,7 +117,7 @@ function walk(v, depth) {
     default:
       break;
   }
-  if (v === null || v instanceof Uint8Array) return 0;
+  if (v === null || v instanceof Uint8Array) return v;
   const isArray = Array.isArray(v);
   if (!isArray) {
     const proto = Object.getPrototypeOf(v);
@@ -112,62 +128,55 @@ function walk(v, depth) {
   if (depth >= MAX_DEPTH) refuse(`nesting deeper than ${MAX_DEPTH} levels`);
   if (ancestors.includes(v)) refuse('cycle (the value contains itself)');
   ancestors.push(v);
-  let flags = 0;
+  let out;
   if (isArray) {
-    for (let i = 0; i < v.length; i++) {
+    out = [];
+    const n = v.length;
+    for (let i = 0; i < n; i++) {
       keys.push(i);
-      flags |= walk(v[i], depth + 1);
+      out.push(copy(v[i], depth + 1));
       keys.pop();
     }
   } else {
+    out = {};
     for (const k in v) {
       if (!Object.hasOwn(v, k)) continue;
       const x = v[k];
       if (x === undefined) continue;
       keys.push(k);
-      flags |= walk(x, depth + 1);
+      const c = copy(x, depth + 1);
       keys.pop();
+      // '__proto__' is a valid key: an own property, not the prototype.
+      if (k === '__proto__') Object.defineProperty(out, k, { value: c, enumerable: true, writable: true, configurable: true });
+      else out[k] = c;
     }
   }
   ancestors.pop();
-  return flags;
+  return out;
 }
 
-// Validate a commands array ([{method, args}]) the way the addon does;
-// returns WIDE if any value needs normalise().
-function checkCommands(commands) {
+// Validate a commands array ([{method, args}]) the way the addon does and
+// return the copy to pack.
+function copyCommands(commands) {
   if (!Array.isArray(commands)) throw new TypeError(`commands: expected an array, got ${describe(commands)}`);
-  let flags = 0;
+  const out = [];
   for (let i = 0; i < commands.length; i++) {
     const c = commands[i];
-    if (c === null || typeof c !== 'object' || typeof c.method !== 'string' || !Array.isArray(c.args)) {
+    const method = c?.method;
+    const args = c?.args;
+    if (c === null || typeof c !== 'object' || typeof method !== 'string' || !Array.isArray(args)) {
       throw new TypeError(`commands[${i}]: expected {method: string, args: array}`);
     }
     ancestors.length = 0;
     keys.length = 0;
-    root = `${c.method}.args`;
-    flags |= walk(c.args, 0);
+    root = `${method}.args`;
+    out.push({ method, args: copy(args, 0) });
   }
-  return flags;
-}
-
-// ---------------------------------------------------------- wide integers
-
-// A copy in which every integer is a value msgpackr writes in msgpack-c's
-// form: BigInts inside 32 bits become numbers; safe integers outside 32 bits
-// become BigInts (msgpackr: int64 0xd3, or uint64 0xcf at 2^63 and above).
-function normalise(v) {
-  if (typeof v === 'bigint') return v >= -0x80000000n && v <= 0xffffffffn ? Number(v) : v;
-  if (typeof v === 'number') return Number.isSafeInteger(v) && !isNarrowInt(v) ? BigInt(v) : v;
-  if (v === null || typeof v !== 'object' || v instanceof Uint8Array) return v;
-  if (Array.isArray(v)) return v.map(normalise);
-  const out = {};
-  for (const k of Object.keys(v)) if (v[k] !== undefined) out[k] = normalise(v[k]);
   return out;
 }
 
 // msgpack-c writes a non-negative integer as uint, msgpackr writes a BigInt
-// below 2^63 as int64 (0xd3).  After normalise(), the only 0xd3 values with a
+// below 2^63 as int64 (0xd3).  In a copy, the only 0xd3 values with a
 // non-negative payload are such BigInts; their 8 payload bytes are the same
 // as a uint64's, so only the type byte changes.  Walks the MessagePack
 // structure so that string and bin payloads are never touched.
@@ -212,23 +221,18 @@ function promoteUint64(b) {
 // keep=true for bytes that must outlive that (tests, queryRaw callers).
 export function encodeRequest(request, keep = false) {
   if (request === null || typeof request !== 'object') throw new TypeError('request: expected {id, db, commands}');
-  const { id, db } = request;
+  const { id, db, commands } = request;
   if (!Number.isSafeInteger(id) || id < 0) {
     if (typeof id !== 'bigint' || id < 0n || id > 2n ** 63n - 1n) {
       throw new TypeError(`id: expected an integer 0 .. 2^63-1, got ${describe(id)} ${String(id)}`);
     }
   }
   if (typeof db !== 'string') throw new TypeError(`db: expected a string, got ${describe(db)}`);
-  let flags = checkCommands(request.commands);
-  if (typeof id === 'bigint' || !isNarrowInt(id)) flags |= WIDE;
-  let bytes;
-  if (flags & WIDE) {
-    bytes = packr.pack({ id: normalise(id), db, commands: normalise(request.commands) }, keep ? 0 : RESET_BUFFER_MODE);
-    promoteUint64(bytes);
-  } else {
-    // Key order id, db, commands as the addon writes them, whatever the caller's.
-    bytes = packr.pack({ id, db, commands: request.commands }, keep ? 0 : RESET_BUFFER_MODE);
-  }
+  promote = false;
+  // Key order id, db, commands as the addon writes them, whatever the caller's.
+  const value = { id: typeof id === 'number' && isNarrowInt(id) ? id : wideInt(BigInt(id)), db, commands: copyCommands(commands) };
+  const bytes = packr.pack(value, keep ? 0 : RESET_BUFFER_MODE);
+  if (promote) promoteUint64(bytes);
   return keep ? new Uint8Array(bytes) : bytes;
 }
 

@@ -156,6 +156,38 @@ export function ffiSuite(ctx) {
     });
   });
 
+  test('each value is read once: a getter cannot pass the check and then change for the encoder', async () => {
+    await withDb(ctx, (db) => {
+      // A getter giving a function on its first read: a TypeError naming its
+      // path, read once, nothing sent.
+      let reads = 0;
+      const calls = stat(ctx, STAT_CALLS);
+      const fnFirst = { a: 1, get b() { reads++; return reads === 1 ? () => 1 : 1; } };
+      assert.throws(() => db.In('data').Find(fnFirst).all(),
+        (e) => e instanceof TypeError && e.message.startsWith('Find.args[0].b: ') && /function/.test(e.message));
+      assert.equal(reads, 1);
+      assert.equal(stat(ctx, STAT_CALLS), calls, 'nothing was sent');
+      // 1 on its first read, a function on the second (which used to be the
+      // encoder's read, sending a request the check never saw): read once, so
+      // the bytes are those of the value checked, b: 1, and the DAL gets a
+      // well-formed request (its answer: no such table).
+      reads = 0;
+      const fnSecond = () => ({ a: 1, get b() { reads++; return reads === 1 ? 1 : () => 1; } });
+      assert.equal(hex(db.encode(db.In('data').Find(fnSecond()), 9)), hex(db.encode(db.In('data').Find({ a: 1, b: 1 }), 9)));
+      assert.equal(reads, 1);
+      reads = 0;
+      assert.throws(() => db.In('data').Find(fnSecond()).all(), (e) => e instanceof DalError &&
+        e.errno === CODES.DALSHIM_E_SQL && e.message === 'no such table: data');
+      assert.equal(reads, 1);
+      // Deeper, and in arrays: each element read once.
+      reads = 0;
+      const arr = [1, 2];
+      Object.defineProperty(arr, 1, { get() { reads++; return reads === 1 ? 2 : Symbol('late'); }, enumerable: true });
+      assert.equal(hex(db.encode(db.In('data').Find({ a: { $in: arr } }), 9)), hex(db.encode(db.In('data').Find({ a: { $in: [1, 2] } }), 9)));
+      assert.equal(reads, 1);
+    }, null);
+  });
+
   test('an SQL error is a DalError whose code the library names', async () => {
     await withDb(ctx, (db) => {
       assert.throws(() => db.In('nope').Find({ a: 1 }).all(), (e) => e instanceof DalError &&
