@@ -10,7 +10,8 @@
 set -euo pipefail
 
 # chromium: the HTML report's browser test (tests/report) opens pages in it.
-packages=(cmake ninja-build g++ pkg-config libsqlite3-dev libmsgpack-cxx-dev nlohmann-json3-dev libffi-dev libgtest-dev valgrind python3 clang chromium)
+# clang: libFuzzer (tests/fuzz); clang-format: the format ctest (tests/lint).
+packages=(cmake ninja-build g++ pkg-config libsqlite3-dev libmsgpack-cxx-dev nlohmann-json3-dev libffi-dev libgtest-dev valgrind python3 clang clang-format chromium)
 log=${1:-/dev/stderr}
 
 missing=()

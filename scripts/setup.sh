@@ -30,14 +30,19 @@ if [[ -f $root/package-lock.json ]] &&
   quiet_step "$logs/npm.log" "npm ci" bash -c 'cd "$1" && npm ci --no-audit --no-fund' npm-ci "$root"
 fi
 
+# The kit's own builds treat warnings as errors (a consumer's plain cmake
+# configure does not: CMakeLists.txt says why).  A build directory that was
+# configured without it, by hand or by an older checkout, is configured
+# again with it; its other settings (build type, ...) stay as they are.
+configure=(cmake -S "$root" -B "$build" -G Ninja -DDALKIT_WERROR=ON "$@")
 if [[ ! -f $build/build.ninja ]]; then
   parts="the Go DAL, the C++ shim"
   [[ -f $root/addon/CMakeLists.txt ]] && parts+=", the Node addon"
   quiet_say "first run: building $parts, the stress drivers and the tests into $(quiet_rel "$build")/" \
     "(3-6 min on 2 cores; log: $(quiet_rel "$logs/build.log"))"
-  quiet_step "$logs/build.log" "configure (cmake)" cmake -S "$root" -B "$build" -G Ninja "$@"
-elif (($#)); then
-  quiet_step "$logs/build.log" "configure (cmake)" cmake -S "$root" -B "$build" -G Ninja "$@"
+  quiet_step "$logs/build.log" "configure (cmake)" "${configure[@]}"
+elif (($#)) || ! grep -q '^DALKIT_WERROR:BOOL=ON$' "$build/CMakeCache.txt" 2>/dev/null; then
+  quiet_step "$logs/build.log" "configure (cmake)" "${configure[@]}"
 elif ! ninja -C "$build" -n 2>/dev/null | grep -q '^ninja: no work to do'; then
   quiet_say "rebuilding what changed in $(quiet_rel "$build")/ (log: $(quiet_rel "$logs/build.log"))"
 fi

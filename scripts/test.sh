@@ -4,9 +4,16 @@
 #   1. scripts/setup.sh: Debian and npm packages when missing, build/;
 #   2. every ctest test in build/: Go unit/race/fuzz, GoogleTests, Valgrind,
 #      end-to-end stress tests, Node tests (label node), build checks;
-#   3. the ASan + UBSan + LSan build in build-asan/ and its ctest run, minus
+#   3. a Release build (-O3, the optimiser a consumer's release build uses)
+#      in build-release/ and its ctest run, minus the labels that do not
+#      depend on the C/C++ build type: go (the Go toolchain builds the DAL
+#      the same way), valgrind (Memcheck of the plain build is the one
+#      that counts), lint and configure (the sources and the configure step
+#      are the same);
+#   4. the ASan + UBSan + LSan build in build-asan/ and its ctest run, minus
 #      the labels go and valgrind (the same Go code and Valgrind runs as in 2;
 #      only the instrumented C/C++ and the addon are worth repeating).
+# Every build is configured with -DDALKIT_WERROR=ON (scripts/setup.sh).
 # Quiet: build, apt and npm output go to <build>/logs/ and are shown only on
 # failure; ctest's full output is in <build>/logs/ctest.log, the terminal
 # gets progress, failures with their output, ctest's summary, every skipped
@@ -64,6 +71,13 @@ if setup_or_record plain "$root/build"; then
   times+=("tests $(took "$t")")
 fi
 t=$SECONDS
+if setup_or_record release "$root/build-release" -DCMAKE_BUILD_TYPE=Release; then
+  times+=("Release build $(took "$t")")
+  t=$SECONDS
+  run_ctest release "$root/build-release" -LE 'go|valgrind|lint|configure'
+  times+=("Release tests $(took "$t")")
+fi
+t=$SECONDS
 if setup_or_record asan "$root/build-asan" -DDALKIT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug; then
   times+=("ASan build $(took "$t")")
   t=$SECONDS
@@ -74,7 +88,8 @@ fi
 times_txt=""
 for x in "${times[@]}"; do times_txt+="${times_txt:+, }$x"; done
 read -r passed failed skipped < <(awk '{p+=$1; f+=$2; s+=$3} END {print p+0, f+0, s+0}' "$counts")
-quiet_say "ran: ctest in build/ (every label) and in build-asan/ (ASan+UBSan+LSan; every label but go and" \
-  "valgrind); took $(took "$t0")${times_txt:+ ($times_txt)}"
+quiet_say "ran: ctest in build/ (every label), in build-release/ (Release; every label but go, valgrind, lint and" \
+  "configure) and in build-asan/ (ASan+UBSan+LSan; every label but go and valgrind);" \
+  "took $(took "$t0")${times_txt:+ ($times_txt)}"
 echo "$passed passed, $failed failed, $skipped skipped"
 ((failed == 0)) || exit 1

@@ -48,8 +48,10 @@ class NativeStatsSource {
 // Process-wide source used by every run that was not given one explicitly
 // (the C ABI path).  The pointer is not owned and must outlive every run that
 // samples through it; nullptr unregisters (native layers become "n/a").
-// Thread-safe: stored in an atomic.
-__attribute__((visibility("default"))) void set_native_stats_source(NativeStatsSource* source) noexcept;
-__attribute__((visibility("default"))) NativeStatsSource* native_stats_source() noexcept;
+// Thread-safe: stored in an atomic.  Internal to whatever links the monitor
+// (libdalshim.so, the addon, tests): never exported, a driver sees the
+// native layers only through the dalmon_* C ABI.
+void set_native_stats_source(NativeStatsSource* source) noexcept;
+NativeStatsSource* native_stats_source() noexcept;
 
 }  // namespace dalmon

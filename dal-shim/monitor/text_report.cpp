@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "concat.hpp"
 #include "format.hpp"
 
 namespace dalmon {
@@ -21,7 +22,8 @@ std::string human(Metric m, double v) {
   return grouped(static_cast<int64_t>(std::llround(v)));
 }
 
-std::string signed_human(Metric m, double v) { return (v >= 0 ? "+" : "-") + human(m, std::fabs(v)); }
+// concat, not "+" + std::string: concat.hpp says why.
+std::string signed_human(Metric m, double v) { return dalkit::concat(v >= 0 ? "+" : "-", human(m, std::fabs(v))); }
 
 // A slope or slope limit, in the same unit for both so that a reader can
 // compare them: bytes per query for byte layers ("16.00 B/q"; two decimals

@@ -6,6 +6,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "concat.hpp"
 #include "dalshim.h"
 #include "last_error.hpp"
 #include "unpack_limits.hpp"
@@ -28,10 +29,11 @@ std::string key_text(const msgpack::object& k) {
       if (k.via.str.size > kMax) t += "...";
       return '"' + t + '"';
     }
-    case msgpack::type::ARRAY: return "[array of " + std::to_string(k.via.array.size) + "]";
-    case msgpack::type::MAP: return "{map of " + std::to_string(k.via.map.size) + "}";
-    case msgpack::type::BIN: return "<" + std::to_string(k.via.bin.size) + " bytes>";
-    case msgpack::type::EXT: return "<ext of " + std::to_string(k.via.ext.size) + " bytes>";
+    // concat, not "literal" + std::string: concat.hpp says why.
+    case msgpack::type::ARRAY: return dalkit::concat("[array of ", std::to_string(k.via.array.size), "]");
+    case msgpack::type::MAP: return dalkit::concat("{map of ", std::to_string(k.via.map.size), "}");
+    case msgpack::type::BIN: return dalkit::concat("<", std::to_string(k.via.bin.size), " bytes>");
+    case msgpack::type::EXT: return dalkit::concat("<ext of ", std::to_string(k.via.ext.size), " bytes>");
     default: return to_value(k).to_string();  // a scalar: short
   }
 }

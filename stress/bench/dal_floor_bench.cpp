@@ -34,12 +34,12 @@
 #include <string>
 #include <vector>
 
-#include "../../tests/common/reference.h"
-#include "../../tests/common/temp_dir.h"
 #include "floor/dal_path.hpp"
 #include "floor/sqlite_floor.hpp"
 #include "floor/team.hpp"
 #include "floor/workload.hpp"
+#include "reference_workload.hpp"
+#include "temp_dir.hpp"
 
 using namespace floorbench;
 
@@ -187,7 +187,7 @@ class Bench {
     if (w_.name == "reference") {  // the encoder against the protocol's own bytes
       Query q = w_.query(0, 0);
       if (q.request != dalkit::reference::request() || q.response != dalkit::reference::response())
-        throw WrongAnswer("the reference request or answer differs from tests/common/reference.h");
+        throw WrongAnswer("the reference request or answer differs from dal-shim/common/reference_workload.hpp");
     }
     // Warm-up, about 2,000 queries per thread (whole cycles): statements
     // prepared, Go's threads and the DAL's pools started, the WAL grown.

@@ -25,7 +25,8 @@
 
 #include "dal.h"
 #include "dalshim.hpp"
-#include "test_util.hpp"
+#include "reference_workload.hpp"
+#include "temp_dir.hpp"
 
 namespace {
 
@@ -48,9 +49,26 @@ double ns_per(std::chrono::steady_clock::duration d, int n) {
 int main(int argc, char** argv) {
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 15;
   const int iters = argc > 2 ? std::atoi(argv[2]) : 20000;
-  const std::string out = DALKIT_OUT_DIR;
-  const std::string dal_path = shimtest::dal_path();
-  const std::string shim_path = out + "/libdalshim.so";
+  const std::string shim_path = std::string(DALKIT_OUT_DIR) + "/libdalshim.so";
+
+  // shim, as an FFI sees it; its loader resolves the DAL (the path given to
+  // dalshim_load, $DAL_LIBRARY, or libdal.so beside libdalshim.so), and the
+  // other two ways use the library it chose.
+  void* shim = dlopen(shim_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!shim) {
+    std::fprintf(stderr, "%s\n", dlerror());
+    return 2;
+  }
+  auto s_load = sym<int32_t (*)(const char*)>(shim, "dalshim_load");
+  auto s_library_path = sym<const char* (*)()>(shim, "dalshim_library_path");
+  auto s_open = sym<int64_t (*)(const char*, const char*)>(shim, "dalshim_open");
+  auto s_query_into = sym<int64_t (*)(int64_t, const void*, size_t, void*, size_t)>(shim, "dalshim_query_into");
+  auto s_last_error = sym<const char* (*)()>(shim, "dalshim_last_error");
+  if (s_load(nullptr) != 0) {
+    std::fprintf(stderr, "%s\n", s_last_error());
+    return 2;
+  }
+  const std::string dal_path = s_library_path();
 
   // direct
   void* dal = dlopen(dal_path.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -60,16 +78,6 @@ int main(int argc, char** argv) {
   }
   auto d_open = sym<int64_t (*)(const char*, const char*)>(dal, "dal_open");
   auto d_query_into = sym<int64_t (*)(int64_t, const void*, size_t, void*, size_t)>(dal, "dal_query_into");
-  // shim, as an FFI sees it
-  void* shim = dlopen(shim_path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!shim) {
-    std::fprintf(stderr, "%s\n", dlerror());
-    return 2;
-  }
-  auto s_load = sym<int32_t (*)(const char*)>(shim, "dalshim_load");
-  auto s_open = sym<int64_t (*)(const char*, const char*)>(shim, "dalshim_open");
-  auto s_query_into = sym<int64_t (*)(int64_t, const void*, size_t, void*, size_t)>(shim, "dalshim_query_into");
-  auto s_last_error = sym<const char* (*)()>(shim, "dalshim_last_error");
   // C++ API (dalshim_core linked in; dlopen() maps the same libdal.so)
   auto lib = dalshim::Library::load_default(dal_path);
   if (!lib) {
@@ -77,13 +85,8 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  char tmpl[] = "/tmp/dalshim-bench-XXXXXX";
-  if (!mkdtemp(tmpl)) return 2;
-  const std::string dir = tmpl;
-  if (s_load(dal_path.c_str()) != 0) {
-    std::fprintf(stderr, "%s\n", s_last_error());
-    return 2;
-  }
+  dalkit::TempDir data_dir("dalshim-bench");
+  const std::string& dir = data_dir.path();
   int64_t hd = d_open(dir.c_str(), nullptr);
   int64_t hs = s_open(dir.c_str(), nullptr);
   auto db = dalshim::Database::open(dir);
@@ -92,7 +95,7 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  const auto ref = shimtest::unhex(shimtest::kReferenceHex);
+  const auto& ref = dalkit::reference::request();
   uint8_t buf[256];
   auto check = [&](int64_t n) {
     if (n != 34) {
@@ -146,7 +149,5 @@ int main(int argc, char** argv) {
   std::printf("%-34s %12.0f %12.0f %9.3fx\n", "C++ API (build+encode+run+decode)", med(t_cpp), best(t_cpp),
               med(t_cpp) / md);
   std::printf("shim overhead: %+.1f ns per call (median)\n", med(t_shim) - md);
-  std::error_code ec;
-  std::filesystem::remove_all(dir, ec);
   return 0;
 }

@@ -2,6 +2,9 @@
 
 #include <cstdio>
 #include <cstring>
+#include <string_view>
+
+#include "concat.hpp"
 
 namespace dalstress {
 namespace {
@@ -205,12 +208,13 @@ struct Walk {
     if (diff == nullptr) return false;
     std::string path;
     for (int i = 0; i < depth; ++i) {
+      // concat, not "." + std::string: concat.hpp says why.
       if (segs[i].key != nullptr)
-        path += "." + std::string(reinterpret_cast<const char*>(segs[i].key), segs[i].n);
+        path += dalkit::concat(".", std::string_view(reinterpret_cast<const char*>(segs[i].key), segs[i].n));
       else
-        path += "[" + std::to_string(segs[i].n) + "]";
+        path += dalkit::concat("[", std::to_string(segs[i].n), "]");
     }
-    *diff = "at " + (path.empty() ? std::string("the top") : path) + ": " + why;
+    *diff = dalkit::concat("at ", path.empty() ? std::string_view("the top") : std::string_view(path), ": ", why);
     return false;
   }
   bool bad_expected() { return fail("the expected value is not valid MessagePack (a dalstress bug)"); }

@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "../../tests/common/temp_dir.h"
+#include "temp_dir.hpp"
 
 namespace dalstress {
 

@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "../common/reference.h"
+#include "reference_workload.hpp"
 
 #include "abi_helpers.h"
 

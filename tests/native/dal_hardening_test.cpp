@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "../common/reference.h"
 #include "abi_helpers.h"
+#include "reference_workload.hpp"
 
 namespace {
 

@@ -31,7 +31,7 @@
 #include <thread>
 #include <vector>
 
-#include "../common/temp_dir.h"
+#include "temp_dir.hpp"
 
 namespace {
 

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "../common/temp_dir.h"
+#include "temp_dir.hpp"
 
 namespace {
 

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "../common/temp_dir.h"
+#include "temp_dir.hpp"
 
 namespace {
 

@@ -13,15 +13,10 @@
 
 #include <gtest/gtest.h>
 
-namespace shimtest {
+#include "reference_workload.hpp"
+#include "temp_dir.hpp"
 
-// The reference request (docs/protocol.md), 87 bytes, and its response on a
-// database without table "data", 34 bytes.
-inline const char* kReferenceHex =
-    "83a2696409a26462af64617461626173652e73716c697465a8636f6d6d616e647392"
-    "82a66d6574686f64a2496ea46172677391a46461746182a66d6574686f64a446696e"
-    "64a4617267739182a16101a16281a324677402";
-inline const char* kNoSuchTableHex = "84a16909a2726100a26c6900a165b36e6f2073756368207461626c653a2064617461";
+namespace shimtest {
 
 inline std::vector<uint8_t> unhex(const std::string& h) {
   std::vector<uint8_t> out;
@@ -40,6 +35,12 @@ inline std::string hex(const void* p, size_t n) {
 }
 inline std::string hex(const std::vector<uint8_t>& v) { return hex(v.data(), v.size()); }
 
+// The reference request (docs/protocol.md), 87 bytes, and its response on a
+// database without table "data", 34 bytes, as hex: the bytes are the kit's
+// one copy in dal-shim/common/reference_workload.hpp.
+inline const std::string kReferenceHex = hex(dalkit::reference::request());
+inline const std::string kNoSuchTableHex = hex(dalkit::reference::response());
+
 // The real DAL built by native/ (build/out/libdal.so), or $DAL_LIBRARY.
 inline std::string dal_path() {
   if (const char* e = getenv("DAL_LIBRARY"); e && *e) return e;
@@ -49,25 +50,8 @@ inline bool have_dal() { return std::filesystem::exists(dal_path()); }
 #define REQUIRE_DAL() \
   if (!shimtest::have_dal()) GTEST_SKIP() << "no DAL at " << shimtest::dal_path() << " (build native/ first)"
 
-// A fresh temporary directory, removed at destruction.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "dalshim-test-XXXXXX").string();
-    char* p = mkdtemp(tmpl.data());
-    if (p == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = p;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+// A fresh temporary directory, removed at destruction (the kit's one).
+using TempDir = dalkit::TempDir;
 
 // Run DDL with the system SQLite on dir/db before the DAL opens it (the DAL
 // has no CREATE method).

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <thread>
 
+#include "concat.hpp"
 #include "dal.h"
 #include "dalshim.h"
 #include "dalshim.hpp"
@@ -36,7 +37,7 @@ TEST(Threads, EightThreadsOneHandle) {
       std::vector<uint8_t> buf(4096);
       for (int k = 0; k < kIters; ++k) {
         const uint64_t id = static_cast<uint64_t>(th) * 1000000 + k;
-        std::string s = "t" + std::to_string(th) + "-" + std::to_string(k);
+        std::string s = dalkit::concat("t", std::to_string(th), "-", std::to_string(k));
         // Write (C ABI, mode b).
         auto ins = Query("database.sqlite").Id(id).In("t").Insert(Map{{"th", th}, {"seq", k}, {"s", s}}).bytes();
         int64_t n = dalshim_query_into(h, ins.data(), ins.size(), buf.data(), buf.size());

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "../common/reference.h"
 #include "answer_check.hpp"
 #include "expr.hpp"
+#include "reference_workload.hpp"
 #include "workload.hpp"
 
 namespace {

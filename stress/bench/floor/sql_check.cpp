@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "../../../tests/common/temp_dir.h"
 #include "dal_path.hpp"
 #include "sqlite_floor.hpp"
+#include "temp_dir.hpp"
 #include "workload.hpp"
 
 namespace {
