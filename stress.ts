@@ -11,7 +11,7 @@
 import process from 'node:process';
 
 import { main } from './stress/js/driver.js';
-import { createBinding } from './ffi/stress-binding.js';
+import { createBinding } from './stress/js/ffi-binding.js';
 
 const program = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined' ? 'bun-stress' : 'deno-stress';
 const code = await main(createBinding, process.argv.slice(2), { program, vias: [program === 'bun-stress' ? 'bun-ffi' : 'deno-ffi'] });

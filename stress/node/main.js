@@ -46,7 +46,7 @@ if (typeof globalThis.gc !== 'function' || hasLite !== lite) {
   // work even when the addon is not built yet.  --via koffi: the FFI path
   // (libdalshim.so through koffi) under the same driver.
   const factory = async (o) => {
-    const { createBinding } = await import(o.via === 'koffi' ? '../../ffi/stress-binding.js' : './binding.js');
+    const { createBinding } = await import(o.via === 'koffi' ? '../js/ffi-binding.js' : './binding.js');
     return createBinding(o);
   };
   const code = await main(factory, argv, { program, vias: ['addon', 'koffi'] });

@@ -1,4 +1,4 @@
-// ffi/stress-binding.js -- the FFI bindings as stress bindings for
+// stress/js/ffi-binding.js -- the FFI bindings (ffi/) as stress bindings for
 // stress/js/driver.js: Bun (bun:ffi), Deno (Deno.dlopen) or, under Node,
 // koffi -- whichever runtime imports it.  It also serves --workers: each
 // worker_thread imports this module (moduleUrl) and builds its own binding.
@@ -9,7 +9,7 @@
 //         V8's gc() (see denoGc)
 //   Node  v8.getHeapStatistics() + process.memoryUsage(); node --expose-gc
 // The Go heap and every native figure come from the DAL through the monitor.
-import { createMonitor } from './monitor.js';
+import { createMonitor } from './ffi-monitor.js';
 
 const runtime = typeof Bun !== 'undefined' ? 'bun' : typeof Deno !== 'undefined' ? 'deno' : 'node';
 
@@ -70,7 +70,7 @@ const KOFFI_MAIN_THREAD_NOTE = 'koffi on the main thread: every call into the Go
 /** @param {object} [o] the driver's parsed flags (stress/js/options.js), when known */
 export async function createBinding(o) {
   if (runtime === 'node' && o && o.workers === 0) process.stderr.write(KOFFI_MAIN_THREAD_NOTE);
-  const ffi = await import(runtime === 'bun' ? './bun.js' : runtime === 'deno' ? './deno.js' : './koffi.js');
+  const ffi = await import(runtime === 'bun' ? '../../ffi/bun.js' : runtime === 'deno' ? '../../ffi/deno.js' : '../../ffi/koffi.js');
   const b = ffi.binding();
   const { gc, memory } = await runtimeParts();
   return {

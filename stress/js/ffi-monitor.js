@@ -1,12 +1,13 @@
-// ffi/monitor.js -- the kit's one monitor (dal-shim/include/dalmonitor.h,
-// inside libdalshim.so) through a raw FFI binding, with the same methods as
+// stress/js/ffi-monitor.js -- the kit's one monitor (dal-shim/include/dalmonitor.h,
+// inside libdalshim.so) through a raw FFI binding (ffi/bun.js, ffi/deno.js,
+// ffi/koffi.js), with the same methods as
 // the Node addon's `native.monitor` (addon/src/monitor.cpp), so that
 // stress/js/driver.js drives every runtime the same way.
 //
 // A negative dalmon_* result throws a DalError whose code is named by the
 // library (dalshim_code_name covers the DALMON_E_* range too).
-import { DalError } from '../lib/errors.js';
-import { cString } from './abi.js';
+import { cString } from '../../ffi/abi.js';
+import { DalError } from '../../lib/errors.js';
 
 const REPORT_INITIAL = 16 * 1024;
 
@@ -14,8 +15,7 @@ export function createMonitor(binding) {
   const { raw } = binding;
   const fail = (fn, rc) => {
     const errno = Number(rc);
-    const code = raw.dalshim_code_name ? raw.dalshim_code_name(errno) : undefined;
-    return new DalError(`${fn}: ${raw.dalmon_last_error()}`, { code, errno });
+    return new DalError(`${fn}: ${raw.dalmon_last_error()}`, { code: raw.dalshim_code_name(errno), errno });
   };
   const checked = (fn, rc) => {
     if (rc < 0) throw fail(fn, rc);
@@ -58,12 +58,9 @@ export function createMonitor(binding) {
     count: (run, q, bytesIn, bytesOut, errors) =>
       checked('dalmon_count', raw.dalmon_count(run, q, bytesIn, bytesOut, errors)),
     fail: (run, reason) => checked('dalmon_fail', raw.dalmon_fail(run, cString(String(reason), 'monitor.fail'))),
-    // Stopped early (Ctrl-C): partial verdicts.  Absent from a library that
-    // predates it; the driver then falls back to fail().
-    markInterrupted: raw.dalmon_mark_interrupted
-      ? (run, cause) => checked('dalmon_mark_interrupted',
-        raw.dalmon_mark_interrupted(run, cString(String(cause), 'monitor.markInterrupted')))
-      : undefined,
+    // Stopped early (Ctrl-C): partial verdicts.
+    markInterrupted: (run, cause) => checked('dalmon_mark_interrupted',
+      raw.dalmon_mark_interrupted(run, cString(String(cause), 'monitor.markInterrupted'))),
     finish: (run) => checked('dalmon_finish', raw.dalmon_finish(run)),
     reportText: (run) => report('dalmon_report_text', raw.dalmon_report_text, run),
     reportJson: (run) => report('dalmon_report_json', raw.dalmon_report_json, run),
