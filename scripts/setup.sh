@@ -8,6 +8,7 @@
 # go to logs under <build>/logs/, shown only when a step fails.
 #
 # Usage: scripts/setup.sh [BUILD_DIR [extra cmake args...]]   (default build/)
+#        DALKIT_BUILD_TARGETS="t1 t2" builds only those targets.
 # Exit: 0 ready, 2 failed (the log is shown), 130 interrupted (Ctrl-C).
 set -euo pipefail
 source "$(dirname "$0")/lib/quiet.sh"
@@ -46,4 +47,7 @@ elif (($#)) || ! grep -q '^DALKIT_WERROR:BOOL=ON$' "$build/CMakeCache.txt" 2>/de
 elif ! ninja -C "$build" -n 2>/dev/null | grep -q '^ninja: no work to do'; then
   quiet_say "rebuilding what changed in $(quiet_rel "$build")/ (log: $(quiet_rel "$logs/build.log"))"
 fi
-quiet_step "$logs/build.log" "build" cmake --build "$build" -j"$(nproc)"
+# DALKIT_BUILD_TARGETS (scripts/test.sh's compile-only phase): build just
+# these targets instead of everything.
+read -ra targets <<<"${DALKIT_BUILD_TARGETS:-}"
+quiet_step "$logs/build.log" "build" cmake --build "$build" -j"$(nproc)" ${targets[@]+--target "${targets[@]}"}

@@ -10,7 +10,10 @@
 #      the same way), valgrind (Memcheck of the plain build is the one
 #      that counts), lint and configure (the sources and the configure step
 #      are the same);
-#   4. the ASan + UBSan + LSan build in build-asan/ and its ctest run, minus
+#   4. clang: the kit's product code (libdalshim.so, the addon, dalstress,
+#      the benchmarks) compiled by clang as Release, warnings as errors:
+#      compile-only, counted as one check (the tests ran in 2 and 3);
+#   5. the ASan + UBSan + LSan build in build-asan/ and its ctest run, minus
 #      the labels go and valgrind (the same Go code and Valgrind runs as in 2;
 #      only the instrumented C/C++ and the addon are worth repeating).
 # Every build is configured with -DDALKIT_WERROR=ON (scripts/setup.sh).
@@ -78,6 +81,14 @@ if setup_or_record release "$root/build-release" -DCMAKE_BUILD_TYPE=Release; the
   times+=("Release tests $(took "$t")")
 fi
 t=$SECONDS
+if DALKIT_BUILD_TARGETS="dalshim dalkit_node dalstress dal_floor_bench dalshim_bench" \
+  setup_or_record clang "$root/build-clang" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++; then
+  echo "1 0 0" >>"$counts"
+  quiet_say "clang: 1 passed, 0 failed, 0 skipped (the product code compiles without a warning)"
+  times+=("clang build $(took "$t")")
+fi
+t=$SECONDS
 if setup_or_record asan "$root/build-asan" -DDALKIT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug; then
   times+=("ASan build $(took "$t")")
   t=$SECONDS
@@ -89,7 +100,8 @@ times_txt=""
 for x in "${times[@]}"; do times_txt+="${times_txt:+, }$x"; done
 read -r passed failed skipped < <(awk '{p+=$1; f+=$2; s+=$3} END {print p+0, f+0, s+0}' "$counts")
 quiet_say "ran: ctest in build/ (every label), in build-release/ (Release; every label but go, valgrind, lint and" \
-  "configure) and in build-asan/ (ASan+UBSan+LSan; every label but go and valgrind);" \
+  "configure), a clang build of the product code in build-clang/, and in build-asan/ (ASan+UBSan+LSan;" \
+  "every label but go and valgrind);" \
   "took $(took "$t0")${times_txt:+ ($times_txt)}"
 echo "$passed passed, $failed failed, $skipped skipped"
 ((failed == 0)) || exit 1

@@ -132,10 +132,9 @@ function uniqueLabels(items) {
 /**
  * The variants to run, in column order: for each selected path, each --dal
  * (or the default DAL) times each binary of its runtime (or the default).
- * o: the parsed options (options.js; o.binaries: runtime -> [{label, path}]);
- * root: the repository.
+ * o: the parsed options (options.js; o.binaries: runtime -> [{label, path}]).
  */
-export function variants(o, root) {
+export function variants(o) {
   const dals = o.dals.length ? uniqueLabels(o.dals) : [null];
   const binaries = (runtime) => {
     const list = o.binaries[runtime] ?? [];

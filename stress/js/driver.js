@@ -204,7 +204,7 @@ async function stress(binding, o, workload, { program, dir, temporary, interrupt
   if (o.async) await first.runAsync(1);
   else first.run(1);
   monitor.markStartup(run, rssAfterLoad, Math.round(performance.now() * 1e6));
-  let errors = first.flush(monitor, run).errors;
+  const errors = first.flush(monitor, run).errors;
 
   const sampleNow = async (queries, extra = null) => {
     await collect(binding);
@@ -217,14 +217,11 @@ async function stress(binding, o, workload, { program, dir, temporary, interrupt
   };
   await sampleNow(1); // START
 
-  let failure = null;
-  let done = 1;
-  let workers = null;
-  if (o.workers === 0) {
-    ({ done, errors, failure } = await mainThreadLoop({ o, db, run, monitor, first, progress, sampleNow, sampleEvery, errors, interrupted }));
-  } else {
-    ({ done, errors, failure, workers } = await workersLoop({ o, binding, dir, run, monitor, progress, sampleNow, sampleEvery, errors, interrupted, onError }));
-  }
+  const loop = o.workers === 0
+    ? await mainThreadLoop({ o, db, run, monitor, first, progress, sampleNow, sampleEvery, errors, interrupted })
+    : await workersLoop({ o, binding, dir, run, progress, sampleNow, sampleEvery, errors, interrupted, onError });
+  const { done, failure } = loop;
+  const workers = loop.workers ?? null;
   if (failure !== null) monitor.fail(run, failure);
   await sampleNow(done, workers ? workers.figures : null); // END (the workers' heaps included)
   if (workers) await workers.release();
@@ -298,7 +295,7 @@ async function mainThreadLoop({ o, run, monitor, first, progress, sampleNow, sam
 // a sample point, while the workers keep querying (as dalstress --threads);
 // each worker collects its own heap on request and reports its figures, which
 // are added to the main thread's.
-async function workersLoop({ o, binding, dir, run, monitor, progress, sampleNow, sampleEvery, errors, interrupted, onError }) {
+async function workersLoop({ o, binding, dir, run, progress, sampleNow, sampleEvery, errors, interrupted, onError }) {
   // Imported only here: node:worker_threads costs ~1.6 MB of RSS in a
   // process that never starts a worker.
   const { Worker } = await import('node:worker_threads');

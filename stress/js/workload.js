@@ -15,7 +15,7 @@ import { builderDifference, firstDifference } from './workload-check.js';
 import { Writer, decode, equalsEncoded } from './workload-msgpack.js';
 import { WorkloadError } from './workload-spec.js';
 
-// The reference request and answer, byte for byte (tests/common/reference.h);
+// The reference request and answer, byte for byte (dal-shim/common/reference_workload.hpp);
 // stress/workloads/reference.json expands to exactly these (unit-tested).
 // {id:9, db:"database.sqlite", commands:[{method:"In",args:["data"]},
 //  {method:"Find",args:[{a:1,b:{$gt:2}}]}]} -- 87 bytes.

@@ -66,8 +66,8 @@ Runs a workload (default: the reference query, 87-byte request, 34-byte
 answer "no such table: data") N times through libdalshim.so's C ABI, checks
 every answer, samples memory through the monitor and prints its leak verdict.
 
-  --workload W        reference (default), rows, write or mixed
-                      (stress/workloads/W.json, docs/workloads.md), or the
+  --workload W        a workload by name: reference (default), or any other
+                      stress/workloads/W.json (docs/workloads.md), or the
                       path of a workload file (contains '/' or ends in .json)
   --workload-file F   the workload file F, whatever its name
   --queries N         queries in total (default 100,000,000; 1e8, 100_000_000 work)

@@ -31,7 +31,7 @@ function read(name, what) {
     return readFileSync(here(name), 'utf8');
   } catch (e) {
     const hint = name.startsWith(UPLOT_DIST) ? ' (uPlot comes from node_modules: run `npm ci` in the repository)' : '';
-    throw new Error(`HTML report: cannot read ${what} ${name}: ${e.message}${hint}`);
+    throw new Error(`HTML report: cannot read ${what} ${name}: ${e.message}${hint}`, { cause: e });
   }
 }
 

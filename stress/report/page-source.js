@@ -13,23 +13,15 @@ import process from 'node:process';
 
 import { pageTemplate } from './html.js';
 
-// Bytes as C++ string literal lines: printable ASCII as is (but \ " ?), the
-// rest as three-digit octal escapes, which, unlike \x, never swallow a
-// following character.
-function literal(text) {
-  const bytes = new TextEncoder().encode(text);
+// Bytes as the initializer of an unsigned char array, 24 a line, ending in
+// a 0 that is not part of the text (so an empty text is still a valid array).
+// Not a string literal: the page (uPlot inlined) is longer than the 65,536
+// characters a compiler must accept in one, and clang's -Woverlength-strings
+// (in -Wpedantic) refuses it.
+function byteArray(text) {
+  const bytes = [...new TextEncoder().encode(text), 0];
   const lines = [];
-  let line = '';
-  for (const b of bytes) {
-    line += b >= 0x20 && b < 0x7f && b !== 0x5c && b !== 0x22 && b !== 0x3f
-      ? String.fromCharCode(b)
-      : `\\${b.toString(8).padStart(3, '0')}`;
-    if (line.length >= 110 || b === 0x0a) {
-      lines.push(`    "${line}"`);
-      line = '';
-    }
-  }
-  if (line || lines.length === 0) lines.push(`    "${line}"`);
+  for (let i = 0; i < bytes.length; i += 24) lines.push(`    ${bytes.slice(i, i + 24).join(', ')},`);
   return lines.join('\n');
 }
 
@@ -45,15 +37,17 @@ try {
 
 namespace dalstress {
 namespace {
-const char kHead[] =
-${literal(head)};
-const char kTail[] =
-${literal(tail)};
+const unsigned char kHead[] = {
+${byteArray(head)}
+};
+const unsigned char kTail[] = {
+${byteArray(tail)}
+};
 }  // namespace
 
 const bool kHtmlPageBuilt = true;
-const std::string_view kHtmlPageHead{kHead, sizeof kHead - 1};
-const std::string_view kHtmlPageTail{kTail, sizeof kTail - 1};
+const std::string_view kHtmlPageHead{reinterpret_cast<const char*>(kHead), sizeof kHead - 1};
+const std::string_view kHtmlPageTail{reinterpret_cast<const char*>(kTail), sizeof kTail - 1};
 }  // namespace dalstress
 `);
 } catch (e) {

@@ -66,7 +66,7 @@ export function ffiSuite(ctx) {
   const tests = [];
   const test = (name, fn, timeoutMs = 60_000) => tests.push({ name, fn, timeoutMs });
 
-  test('the reference request encodes to the 87 bytes of tests/common/reference.h', async () => {
+  test('the reference request encodes to the 87 bytes of dal-shim/common/reference_workload.hpp', async () => {
     await withDb(ctx, (db) => {
       const bytes = db.encode(db.In('data').Find({ a: 1, b: { $gt: 2 } }), 9);
       assert.equal(hex(bytes), hex(REFERENCE_REQUEST));

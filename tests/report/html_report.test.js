@@ -95,7 +95,7 @@ function embedded(page) {
 }
 
 test('renderHtml: the data block round-trips any string; non-JSON text and non-objects are refused', () => {
-  const tricky = { kind: 'x', s: '</script><!-- <script> </SCRIPT >\u2028\u2029 "q" \\ <\/script>', n: [1, 2.5, null, true] };
+  const tricky = { kind: 'x', s: '</script><!-- <script> </SCRIPT >\u2028\u2029 "q" \\ </script>', n: [1, 2.5, null, true] };
   const page = renderHtml(tricky);
   assert.deepEqual(JSON.parse(embedded(page)), tricky);
   assert.equal(embedded(page).includes('<'), false);

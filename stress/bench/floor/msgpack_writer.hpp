@@ -21,7 +21,8 @@ class MsgpackWriter {
 
   MsgpackWriter& map(uint32_t n) { return header(n, 0x80, 0xde, 0xdf); }
   MsgpackWriter& array(uint32_t n) { return header(n, 0x90, 0xdc, 0xdd); }
-  // The rows array of a rows response: always array32 (wire.AppendRowsOpen).
+  // The rows array of a rows response: always array32, its count patched in
+  // when the rows are done (native/internal/sqlite/rows.c).
   MsgpackWriter& array32(uint32_t n) {
     out_.push_back(0xdd);
     return be(n, 4);
