@@ -331,7 +331,7 @@ class Bench {
 
 // --dump: each workload's seed, then threads 0 and 1's first two cycles, one
 // query a line: "<workload> seed|<t> <n> <request hex> <answer hex>".
-// stress/bench/floor/workloads_match.test.js compares them with what
+// stress/bench/floor/workloads-match.test.js compares them with what
 // stress/workloads/*.json expands to, so the hand-written requests and
 // answers are the workload's.
 void dump(const Options& o) {

@@ -15,7 +15,7 @@ import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { PATHS, PATH_NAMES } from '../../stress/compare/paths.js';
-import { checkReportPage, launchChromium } from '../report/page_check.js';
+import { checkReportPage, launchChromium } from '../report/page-check.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const scratch = mkdtempSync(join(tmpdir(), 'compare-all-'));
@@ -93,7 +93,7 @@ test(`all ${PATHS.length} paths, 2 runs each: table, JSON and HTML agree`, async
   assert.ok(m, 'the page embeds its report');
   assert.deepEqual(JSON.parse(m[1]), report);
   // ... and renders in headless Chromium: every chart drawn, the tables show
-  // the JSON's numbers, no network request (tests/report/page_check.js).
+  // the JSON's numbers, no network request (tests/report/page-check.js).
   const browser = await launchChromium();
   try {
     const drawn = await checkReportPage(browser, html, report);

@@ -1,5 +1,5 @@
 // supervision.test.js -- stress:compare with stand-in drivers
-// (tests/compare/fake_driver.js via the test-only --path-command): a crash,
+// (tests/compare/fake-driver.js via the test-only --path-command): a crash,
 // a hang, a wrong answer, a missing and an unparseable report are each
 // reported as such, with the stderr tail, in the table, the JSON and the exit
 // code; a hung child's whole process group is killed; a leak is exit 1; and
@@ -19,7 +19,7 @@ import { welchTTest } from '../../stress/compare/stats.js';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 const main = join(root, 'stress/compare/main.js');
-const fake = (behaviour) => `${process.execPath} ${join(here, 'fake_driver.js')} ${behaviour}`;
+const fake = (behaviour) => `${process.execPath} ${join(here, 'fake-driver.js')} ${behaviour}`;
 const scratch = mkdtempSync(join(tmpdir(), 'compare-test-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 

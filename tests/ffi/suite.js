@@ -1,7 +1,7 @@
 // tests/ffi/suite.js -- the behaviour suite of the FFI bindings, written once
 // and registered by each runtime's test runner:
 //   tests/bun/ffi.test.js (bun test), tests/deno/ffi.test.js (deno test),
-//   tests/node/ffi_koffi.test.js (node:test, koffi).
+//   tests/node/ffi-koffi.test.js (node:test, koffi).
 // Every check runs against a real SQLite database through libdalshim.so.
 //
 // ctx: { runtime: 'bun'|'deno'|'koffi', binding: ffi/<runtime>.js module,
@@ -18,7 +18,7 @@ import { CODES, STATS } from '../../ffi/abi.js';
 import { DalError } from '../../lib/errors.js';
 import { REFERENCE_REQUEST } from '../../stress/js/workload.js';
 import { REQUEST_TABLE, SCHEMA, TABLE_ID, hex, refusals } from './cases.js';
-import { checkExec } from './exec_checks.js';
+import { checkExec } from './exec-checks.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const { DALSHIM_STAT_CALLS: STAT_CALLS, DALSHIM_STAT_ERRORS: STAT_ERRORS, DALSHIM_STAT_BUFFERS_LIVE: STAT_BUFFERS_LIVE } = STATS;
@@ -74,7 +74,7 @@ export function ffiSuite(ctx) {
   });
 
   test('request bytes are identical to the Node addon\'s for the query table', async () => {
-    const r = spawnSync('node', [join(ROOT, 'tests/ffi/addon_requests.mjs')], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync('node', [join(ROOT, 'tests/ffi/addon-requests.mjs')], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(r.status, 0, `the addon's encodings are needed (build/out/dalkit.node): ${r.stderr}`);
     const addon = JSON.parse(r.stdout);
     await withDb(ctx, (db) => {
@@ -374,7 +374,7 @@ export function ffiSuite(ctx) {
   });
 
   test('process.exit() and Ctrl-C work with the Go runtime loaded (spawned children)', async () => {
-    const [cmd, ...pre] = ctx.childCommand('tests/ffi/signal_child.js');
+    const [cmd, ...pre] = ctx.childCommand('tests/ffi/signal-child.js');
     const dir = freshDir(ctx, null);
     try {
       await signalChecks(cmd, pre, dir);

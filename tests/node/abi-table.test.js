@@ -164,7 +164,7 @@ test('CODES and STATS hold every code and stat index of the headers, with their 
 test('the FFI JS takes code and stat numbers from CODES / STATS, not literals', () => {
   const dirs = ['ffi', 'stress/js', 'stress/bench/ffi', 'tests/ffi'];
   const files = dirs.flatMap((d) => readdirSync(join(ROOT, d)).filter((f) => /\.(m?js|ts)$/.test(f)).map((f) => join(d, f)));
-  files.push('stress.ts', 'tests/node/ffi_koffi.test.js', 'tests/bun/ffi.test.js', 'tests/deno/ffi.test.js');
+  files.push('stress.ts', 'tests/node/ffi-koffi.test.js', 'tests/bun/ffi.test.js', 'tests/deno/ffi.test.js');
   const literal = [
     // e.errno === -25, errno !== -7
     /\berrno\s*[!=]==?\s*-\s*\d/,

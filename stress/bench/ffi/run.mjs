@@ -9,7 +9,7 @@
 //    loop; koffi's main thread gets N/100 queries: each pays Go's
 //    stack-bounds refresh).
 // 3. The FFI stress commands' own throughput, driver for driver with dalstress.
-// 4. Bun FFI vs bun:sqlite (stress/bench/ffi/bun_sqlite.js).
+// 4. Bun FFI vs bun:sqlite (stress/bench/ffi/bun-sqlite.js).
 // Binaries: $DALSTRESS (default build/out/dalstress); libdalshim.so as the
 // bindings find it ($DALKIT_SHIM or build/out/).
 import { spawnSync } from 'node:child_process';
@@ -71,7 +71,7 @@ try {
       driverQps('deno stress.ts', deno[0], [...deno.slice(1), 'stress.ts', ...stressFlags]),
       driverQps('npm run stress -- --via koffi --workers 1', 'node', ['stress/node/main.js', '--via', 'koffi', '--workers', '1', ...stressFlags]),
     ]);
-    sqliteRounds.push(lines(run(bin('bun'), ['stress/bench/ffi/bun_sqlite.js', dir, String(N)])));
+    sqliteRounds.push(lines(run(bin('bun'), ['stress/bench/ffi/bun-sqlite.js', dir, String(N)])));
   }
   results.push(...median(rounds));
   const vsSqlite = median(sqliteRounds);

@@ -1,4 +1,4 @@
-// tests/node/ffi_koffi.test.js -- the FFI suite (tests/ffi/suite.js) through
+// tests/node/ffi-koffi.test.js -- the FFI suite (tests/ffi/suite.js) through
 // koffi on Node (ffi/koffi.js), plus koffi in a worker_thread: the way
 // around the main-thread cost of Go's stack-bounds refresh (ffi/koffi.js,
 // docs/benchmarks.md).  Tables are created with better-sqlite3.

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// fake_driver.js -- a stand-in for a stress driver, for compare's supervision
-// tests only (stress:compare --path-command NAME='node tests/compare/fake_driver.js BEHAVIOUR [QPS]').
+// fake-driver.js -- a stand-in for a stress driver, for compare's supervision
+// tests only (stress:compare --path-command NAME='node tests/compare/fake-driver.js BEHAVIOUR [QPS]').
 // It takes the driver flags compare appends (--queries N --json FILE ...) and
 // behaves as told:
 //   ok QPS        writes a valid "no leak" report with queries_per_second QPS, exit 0

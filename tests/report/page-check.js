@@ -1,4 +1,4 @@
-// page_check.js -- opens an HTML report (stress/report/) in Debian's headless
+// page-check.js -- opens an HTML report (stress/report/) in Debian's headless
 // Chromium through playwright-core and checks it the way a reader would
 // rely on it:
 //   - it made no network request: every request is the file:// page itself
@@ -11,7 +11,7 @@
 //   - the tables show the report's numbers: each cell's data-value is the
 //     JSON value, and the text shown parses back to it within the rounding of
 //     its display unit.
-// Used by tests/report/html_report.test.js and by stress:compare's test
+// Used by tests/report/html-report.test.js and by stress:compare's test
 // (tests/compare/all-paths.test.js).
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// workloads_match.test.js -- dal_floor_bench writes each workload out by hand
+// workloads-match.test.js -- dal_floor_bench writes each workload out by hand
 // (stress/bench/floor/workload.cpp: no template interpreter in its timed
 // loop). This test holds those hand-written requests and expected answers to
 // the workload files themselves: `dal_floor_bench --dump` prints every seed
@@ -6,7 +6,7 @@
 // MessagePack value, what stress/workloads/<name>.json expands to through
 // stress/js/workload-spec.js, the loader every JS driver uses.
 //
-//   DAL_FLOOR_BENCH=build/out/dal_floor_bench node --test stress/bench/floor/workloads_match.test.js
+//   DAL_FLOOR_BENCH=build/out/dal_floor_bench node --test stress/bench/floor/workloads-match.test.js
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';

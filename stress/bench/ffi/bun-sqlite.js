@@ -1,4 +1,4 @@
-// stress/bench/ffi/bun_sqlite.js -- Bun FFI (ffi/bun.js) against bun:sqlite doing
+// stress/bench/ffi/bun-sqlite.js -- Bun FFI (ffi/bun.js) against bun:sqlite doing
 // the same SQL on the same database files, in one Bun process.  Prints one
 // JSON line per measurement.  Run by stress/bench/ffi/run.mjs (bun only).
 //

@@ -1,4 +1,4 @@
-// better_sqlite3.js -- the Node addon against better-sqlite3 12.11.1 doing
+// better-sqlite3.js -- the Node addon against better-sqlite3 12.11.1 doing
 // the same SQL on the same database file, interleaved rounds, medians.
 // Reported, not tested.
 //
@@ -9,7 +9,7 @@
 //   rows10     10 rows from an indexed table: better-sqlite3 with a cached
 //              statement (prepared once), the addon through the builder.
 //
-//   node stress/bench/node/better_sqlite3.js [--rounds 5] [--queries 100000]
+//   node stress/bench/node/better-sqlite3.js [--rounds 5] [--queries 100000]
 import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,9 +1,9 @@
-// addon_vs_native.js -- the reference query through the Node addon (into,
+// addon-vs-native.js -- the reference query through the Node addon (into,
 // raw, builder) against the native direct path (dalstress: a C++ loop calling
 // dalshim_query_into through the PLT), in one run on the same data
 // directory, interleaved rounds, medians.  Reported, not tested.
 //
-//   node stress/bench/node/addon_vs_native.js [--rounds 5] [--queries 200000]
+//   node stress/bench/node/addon-vs-native.js [--rounds 5] [--queries 200000]
 //   (DALKIT_OUT=build-x/out to use another build directory)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

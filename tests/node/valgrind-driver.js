@@ -1,4 +1,4 @@
-// valgrind_driver.js -- node doing N queries through the addon, every kind,
+// valgrind-driver.js -- node doing N queries through the addon, every kind,
 // for the Valgrind memcheck (tests/node/CMakeLists.txt): builder reads and
 // writes, SQL errors, refusals, raw and into (with a held pending response),
 // async queries, a worker_thread, a database left to its finalizer, then a

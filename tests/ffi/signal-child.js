@@ -1,4 +1,4 @@
-// tests/ffi/signal_child.js -- a child process for the signal tests of the FFI
+// tests/ffi/signal-child.js -- a child process for the signal tests of the FFI
 // suites: loads libdalshim.so (and so the Go runtime of libdal.so) through
 // this runtime's binding, answers a query, then:
 //   exit     process.exit(7) -- must exit 7, not hang in the Go runtime

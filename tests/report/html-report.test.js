@@ -1,5 +1,5 @@
 // The HTML report (stress/report/, docs/html-report.md) from real short runs,
-// checked in headless Chromium (tests/report/page_check.js):
+// checked in headless Chromium (tests/report/page-check.js):
 //   - dalstress --json --html: the page drawn and its tables equal to the
 //     JSON; and byte for byte the page the JS renderer makes of that JSON
 //     (dalstress has the same page compiled in);
@@ -19,7 +19,7 @@ import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
 import { renderHtml } from '../../stress/report/html.js';
-import { checkReportPage, launchChromium } from './page_check.js';
+import { checkReportPage, launchChromium } from './page-check.js';
 
 const QUERIES = '20000';
 const scratch = mkdtempSync(join(tmpdir(), 'dalkit-html-'));

@@ -1,4 +1,4 @@
-// tests/ffi/addon_requests.mjs -- run by Node: prints, as JSON {name: hex},
+// tests/ffi/addon-requests.mjs -- run by Node: prints, as JSON {name: hex},
 // the request bytes the Node addon (build/out/dalkit.node, or $DALKIT_ADDON)
 // encodes in C++ for every query of REQUEST_TABLE.  The Bun, Deno and koffi
 // suites compare their msgpackr bytes with these.  Exits 1 with a message

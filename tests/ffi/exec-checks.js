@@ -1,4 +1,4 @@
-// tests/ffi/exec_checks.js -- Database.exec(sql), the administrative entry
+// tests/ffi/exec-checks.js -- Database.exec(sql), the administrative entry
 // (dal_exec through dalshim_exec), checked the same way on every path: the
 // Node addon (tests/node/exec.test.js) and the FFI suite (Bun, Deno, koffi).
 // Plain ESM; node:assert exists in all three runtimes.
