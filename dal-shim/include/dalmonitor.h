@@ -64,10 +64,12 @@ extern "C" {
 /* major*1000000 + minor*1000 + patch; the major changes only with this ABI.
 ** 2: DALMON_E_* moved to -101..-110 (they reused DALSHIM_E_* numbers with
 **    other meanings inside libdalshim.so); dalmon_mark_interrupted and the
-**    run parameter verbose added. */
-#define DALMON_VERSION_NUMBER 2000000
-/* The JSON report's "version" field (docs/report-schema.md). */
-#define DALMON_REPORT_SCHEMA_VERSION 2
+**    run parameter verbose added.
+** 2.1: run parameter unit=query|iteration (a --target counts iterations). */
+#define DALMON_VERSION_NUMBER 2001000
+/* The JSON report's "version" field (docs/report-schema.md).  3: run.unit;
+** the layers of the DAL are listed only when the DAL was loaded. */
+#define DALMON_REPORT_SCHEMA_VERSION 3
 
 /*
 ** Result codes.  They live in their own range, -101 and below, so that no
@@ -110,6 +112,8 @@ DALMON_API int32_t dalmon_last_error_code(void);
 **   sample_every=N          queries between samples (default queries/100)
 **   warmup=F                warm-up share 0..0.9 (default 0.2)
 **   threads=N               driver threads (for the report)
+**   unit=query|iteration    what the driver counts (default query; a --target
+**                           counts iterations): the reports' words only
 **   force_gc=0|1            Go GC before each native sample (default 1)
 **   verbose=0|1             the text report also lists every sample
 **                           (START, ITERATION n, END blocks); default 0,

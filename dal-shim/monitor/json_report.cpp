@@ -47,6 +47,7 @@ std::string JsonReport::render(const RunParams& p, const std::vector<Sample>& sa
   w.key("driver").value(p.driver);
   w.key("runtime").value(p.runtime);
   w.key("mode").value(p.mode);
+  w.key("unit").value(unit_words(p.unit).name);  // what queries_planned, queries and slopes count
   w.key("queries_planned").value(p.queries_planned);
   w.key("sample_every").value(p.sample_every);
   w.key("warmup_share").value(p.warmup_share);

@@ -18,7 +18,7 @@ const char* verdict_name(VerdictStatus s) noexcept {
 }
 
 LayerVerdict LeakDetector::judge(Layer layer, const MetricSeries& series, const SeriesSummary& sum,
-                                 const LayerThreshold& t, int min_samples) {
+                                 const LayerThreshold& t, int min_samples, std::string_view per) {
   LayerVerdict v;
   v.layer = layer;
   v.threshold = t;
@@ -64,12 +64,13 @@ LayerVerdict LeakDetector::judge(Layer layer, const MetricSeries& series, const 
   v.status = (v.slope_over && v.growth_over && v.persistent) ? VerdictStatus::Leak : VerdictStatus::NoLeak;
 
   const char* unit = metric_info(layer_info(layer).metric).unit == Unit::Bytes ? " B" : "";
-  char buf[256];
-  std::snprintf(
-      buf, sizeof buf,
-      "slope %.4g%s/query %s limit %.4g%s/query; growth %.0f%s %s %.0f%s; minima rose in %d of %d blocks (need %d)",
-      sum.slope_per_query, unit, v.slope_over ? ">" : "<=", t.slope_limit, unit, sum.growth_after_warmup, unit,
-      v.growth_over ? ">=" : "<", t.min_growth, unit, v.rising_steps, blocks - 1, v.needed_steps);
+  const std::string each(per);
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "slope %.4g%s/%s %s limit %.4g%s/%s; growth %.0f%s %s %.0f%s; minima rose in %d of %d blocks (need %d)",
+                sum.slope_per_query, unit, each.c_str(), v.slope_over ? ">" : "<=", t.slope_limit, unit, each.c_str(),
+                sum.growth_after_warmup, unit, v.growth_over ? ">=" : "<", t.min_growth, unit, v.rising_steps,
+                blocks - 1, v.needed_steps);
   v.reason = buf;
   return v;
 }

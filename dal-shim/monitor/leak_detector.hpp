@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "metric_series.hpp"
@@ -37,8 +38,10 @@ class LeakDetector {
   // Judge one layer on its metric's series and that series' summary (the
   // summary says where warm-up ends and carries slope and growth; it must be
   // series.summarize(boundary), computed once by the caller).
+  // per: the x axis' unit in the reason ("slope 16 B/query"), "query" or
+  // "iteration" (RunParams::unit).
   static LayerVerdict judge(Layer layer, const MetricSeries& series, const SeriesSummary& summary,
-                            const LayerThreshold& threshold, int min_samples);
+                            const LayerThreshold& threshold, int min_samples, std::string_view per = "query");
 };
 
 }  // namespace dalmon

@@ -28,15 +28,15 @@ constexpr std::array<MetricInfo, kMetricCount> kMetrics{{
 // HeapAlloc is exactly the live objects, while HeapInuse rounds up to spans
 // and keeps fragmentation, which adds noise without adding information.
 constexpr std::array<LayerInfo, kLayerCount> kLayers{{
-    {"js_heap", Metric::JsHeapUsed},
-    {"js_external", Metric::JsExternal},
-    {"rss", Metric::Rss},
-    {"malloc", Metric::MallocInUse},
-    {"go_heap", Metric::GoHeapAlloc},
-    {"sqlite", Metric::SqliteMemory},
-    {"dal_buffers", Metric::DalBuffers},
-    {"shim_buffers", Metric::ShimBuffers},
-    {"statements", Metric::DalStatements},
+    {"js_heap", Metric::JsHeapUsed, false},
+    {"js_external", Metric::JsExternal, false},
+    {"rss", Metric::Rss, false},
+    {"malloc", Metric::MallocInUse, false},
+    {"go_heap", Metric::GoHeapAlloc, true},
+    {"sqlite", Metric::SqliteMemory, true},
+    {"dal_buffers", Metric::DalBuffers, true},
+    {"shim_buffers", Metric::ShimBuffers, true},
+    {"statements", Metric::DalStatements, true},
 }};
 }  // namespace
 

@@ -60,6 +60,12 @@ inline constexpr int kLayerCount = static_cast<int>(Layer::Count);
 struct LayerInfo {
   std::string_view name;
   Metric metric;
+  // The layer belongs to the DAL (Go heap, SQLite, DAL and shim buffers,
+  // statements): its figures come from the native source only while a DAL
+  // is loaded.  A run that never read them (a --target that does not use
+  // the kit's DAL) does not list the layer at all, rather than calling a
+  // layer that does not exist "n/a" (docs/leak-verdict.md).
+  bool dal = false;
 };
 
 const LayerInfo& layer_info(Layer l) noexcept;

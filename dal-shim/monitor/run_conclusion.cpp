@@ -4,20 +4,23 @@
 #include <climits>
 #include <cmath>
 
+#include "concat.hpp"
 #include "format.hpp"
 
 namespace dalmon {
 
 namespace {
 
-std::string queries_text(int64_t answered, int64_t planned) {
-  return planned > 0 ? grouped(answered) + " of " + grouped(planned) + " planned queries"
-                     : grouped(answered) + " queries";
+std::string queries_text(int64_t answered, int64_t planned, const UnitWords& u) {
+  const std::string many(u.plural);
+  return planned > 0 ? grouped(answered) + " of " + grouped(planned) + " planned " + many
+                     : grouped(answered) + " " + many;
 }
 
 }  // namespace
 
 RunResult conclude_run(const RunParams& p, const std::vector<Sample>& samples, RunFacts f) {
+  const UnitWords& u = unit_words(p.unit);
   RunResult r;
   r.counts = f.counts;
   r.latency = f.latency;
@@ -61,7 +64,10 @@ RunResult conclude_run(const RunParams& p, const std::vector<Sample>& samples, R
   for (int l = 0; l < kLayerCount; ++l) {
     const Layer layer = static_cast<Layer>(l);
     const int m = static_cast<int>(layer_info(layer).metric);
-    LayerVerdict v = LeakDetector::judge(layer, series[m], r.metrics[m], p.thresholds[l], p.min_samples);
+    // A layer of the DAL that no sample could read: the DAL was not loaded
+    // (a --target without it), so the layer does not exist in this run.
+    if (layer_info(layer).dal && !r.metrics[m].available) continue;
+    LayerVerdict v = LeakDetector::judge(layer, series[m], r.metrics[m], p.thresholds[l], p.min_samples, u.name);
     if (v.status == VerdictStatus::Leak || v.status == VerdictStatus::NoLeak) {
       ++judged;
       if (!complete) v.partial = r.partial = true;
@@ -78,18 +84,23 @@ RunResult conclude_run(const RunParams& p, const std::vector<Sample>& samples, R
   // few samples proves nothing either way, and must not pass as "no leak".
   // The sentences say what is true, with numbers grouped as in the report.
   r.errors = std::move(f.failures);
-  if (r.counts.errors > 0) r.errors.push_back(grouped(r.counts.errors) + " query errors or wrong answers counted");
+  if (r.counts.errors > 0) {
+    r.errors.push_back(grouped(r.counts.errors) + (p.unit == WorkUnit::Query ? " query errors or wrong answers counted"
+                                                                             : " failed iterations counted"));
+  }
   if (r.interrupted) {
     r.errors.push_back("interrupted" + (r.interrupt_cause.empty() ? "" : " (" + r.interrupt_cause + ")") + " after " +
-                       queries_text(r.answered, p.queries_planned));
+                       queries_text(r.answered, p.queries_planned, u));
   } else if (!complete) {
-    r.errors.push_back("missing answers: " + queries_text(r.answered, p.queries_planned) + " answered");
+    const std::string done = queries_text(r.answered, p.queries_planned, u);
+    r.errors.push_back(p.unit == WorkUnit::Query ? dalkit::concat("missing answers: ", done, " answered")
+                                                 : dalkit::concat("missing iterations: ", done, " done"));
   }
   if (samples.empty()) {
     r.errors.push_back("no samples taken");
   } else if (insufficient > 0) {
     std::string need = "a verdict needs at least " + std::to_string(p.min_samples) +
-                       " samples after warm-up (warm-up ends at query " +
+                       " samples after warm-up (warm-up ends at " + dalkit::concat(u.name, " ") +
                        grouped(std::llround(r.warmup_boundary_queries)) + "); this run has " + std::to_string(fewest);
     // Stopped early: sampling more often would not have helped, running
     // longer would, so the advice is given only for a complete run.

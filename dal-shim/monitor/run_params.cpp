@@ -31,6 +31,11 @@ constexpr std::array<LayerThreshold, kLayerCount> kDefaults{{
     {0.0, 1},         // statements
 }};
 
+constexpr std::array<UnitWords, 2> kUnits{{
+    {"query", "queries", "Queries", "q"},
+    {"iteration", "iterations", "Iterations", "it"},
+}};
+
 bool parse_flag(std::string_view v, bool& out) {
   if (v == "1" || v == "true") {
     out = true;
@@ -79,6 +84,15 @@ bool apply(RunParams& p, std::string_view key, std::string_view val, std::string
     p.threads = static_cast<int32_t>(i);
     return true;
   }
+  if (key == "unit") {
+    if (val == unit_words(WorkUnit::Query).name)
+      p.unit = WorkUnit::Query;
+    else if (val == unit_words(WorkUnit::Iteration).name)
+      p.unit = WorkUnit::Iteration;
+    else
+      return bad("query or iteration");
+    return true;
+  }
   if (key == "force_gc" || key == "verbose") {
     if (!parse_flag(val, key == "force_gc" ? p.force_gc : p.verbose)) return bad("0 or 1");
     return true;
@@ -101,13 +115,15 @@ bool apply(RunParams& p, std::string_view key, std::string_view val, std::string
     }
   }
   err = "unknown key '" + std::string(key) +
-        "' (valid: driver runtime mode queries sample_every warmup threads force_gc verbose min_samples "
-        "slope.<layer> growth.<layer>)";
+        "' (valid: driver runtime mode queries sample_every warmup threads unit force_gc verbose "
+        "min_samples slope.<layer> growth.<layer>)";
   return false;
 }
 }  // namespace
 
 const std::array<LayerThreshold, kLayerCount>& default_thresholds() noexcept { return kDefaults; }
+
+const UnitWords& unit_words(WorkUnit u) noexcept { return kUnits[static_cast<int>(u)]; }
 
 bool parse_run_params(std::string_view text, RunParams& out, std::string& error) {
   std::vector<dalkit::KvPair> pairs;

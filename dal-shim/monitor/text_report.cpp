@@ -30,15 +30,16 @@ std::string signed_human(Metric m, double v) { return dalkit::concat(v >= 0 ? "+
 // resolve every default limit), objects per million queries for the count
 // layers ("100.00/Mq" is one object leaked every 10,000 queries).  Limits
 // are printed as given ("0.5 B/q").
-std::string slope_text(Metric m, double per_query) {
+// With unit=iteration the same figures read B/it and /Mit.
+std::string slope_text(Metric m, double per_query, const UnitWords& u) {
   const bool bytes = metric_info(m).unit == Unit::Bytes;
   double v = bytes ? per_query : per_query * 1e6;
   if (std::fabs(v) < 0.005) v = 0;  // print "0.00", not "-0.00"
-  return format_double(bytes ? "%.2f B/q" : "%.2f/Mq", v);
+  return dalkit::concat(format_double(bytes ? "%.2f B/" : "%.2f/M", v), u.abbrev);
 }
-std::string limit_text(Metric m, double per_query) {
-  if (metric_info(m).unit == Unit::Bytes) return format_double("> %g B/q", per_query);
-  return format_double("> %g/Mq", per_query * 1e6);
+std::string limit_text(Metric m, double per_query, const UnitWords& u) {
+  if (metric_info(m).unit == Unit::Bytes) return dalkit::concat(format_double("> %g B/", per_query), u.abbrev);
+  return dalkit::concat(format_double("> %g/M", per_query * 1e6), u.abbrev);
 }
 
 std::string ns_human(double ns) {
@@ -70,10 +71,10 @@ void sample_block(std::string& out, const std::string& title, const Sample& s) {
 
 // START, AVERAGE and END side by side: the seed study's three blocks in
 // one table, one row per metric that was ever available.
-void figures_table(std::string& out, const std::vector<Sample>& samples, const RunResult& r) {
-  out += "Memory: START at query " + grouped(samples.front().queries) + ", AVERAGE of " +
-         grouped(static_cast<int64_t>(samples.size())) + " samples, END at query " + grouped(samples.back().queries) +
-         "\n";
+void figures_table(std::string& out, const std::vector<Sample>& samples, const RunResult& r, const UnitWords& u) {
+  out += dalkit::concat("Memory: START at ", u.name, " ", grouped(samples.front().queries), ", AVERAGE of ",
+                        grouped(static_cast<int64_t>(samples.size())), " samples, END at ", u.name, " ",
+                        grouped(samples.back().queries), "\n");
   const char* f = "  %-18s %12s %12s %12s\n";
   out += row(f, "metric", "START", "AVERAGE", "END");
   for (int m = 0; m < kMetricCount; ++m) {
@@ -85,14 +86,14 @@ void figures_table(std::string& out, const std::vector<Sample>& samples, const R
   }
 }
 
-void verdict_table(std::string& out, const RunResult& r) {
+void verdict_table(std::string& out, const RunResult& r, const UnitWords& u) {
   const std::string boundary = grouped(std::llround(r.warmup_boundary_queries));
   if (r.post_warmup_samples > 0) {
-    out += "Leak verdict: warm-up ends at query " + boundary + "; growth and slope after warm-up, queries " +
-           grouped(r.span_first_queries) + ".." + grouped(r.span_last_queries) + " (" +
-           std::to_string(r.post_warmup_samples) + " samples)\n";
+    out += dalkit::concat("Leak verdict: warm-up ends at ", u.name, " ", boundary, "; growth and slope after warm-up, ",
+                          u.plural, " ", grouped(r.span_first_queries), "..", grouped(r.span_last_queries), " (",
+                          std::to_string(r.post_warmup_samples), " samples)\n");
   } else {
-    out += "Leak verdict: warm-up ends at query " + boundary + "; no sample after warm-up\n";
+    out += dalkit::concat("Leak verdict: warm-up ends at ", u.name, " ", boundary, "; no sample after warm-up\n");
   }
   char line[256];
   const char* f = "  %-13s %11s %11s %11s %11s %13s %12s  %s\n";
@@ -112,12 +113,13 @@ void verdict_table(std::string& out, const RunResult& r) {
       const bool post = s.post_warmup_samples > 0;
       std::snprintf(line, sizeof line, f, name.c_str(), human(m, s.start).c_str(), human(m, s.end).c_str(),
                     post ? signed_human(m, s.growth_after_warmup).c_str() : "-",
-                    human(m, v.threshold.min_growth).c_str(), post ? slope_text(m, s.slope_per_query).c_str() : "-",
-                    limit_text(m, v.threshold.slope_limit).c_str(), verdict.c_str());
+                    human(m, v.threshold.min_growth).c_str(), post ? slope_text(m, s.slope_per_query, u).c_str() : "-",
+                    limit_text(m, v.threshold.slope_limit, u).c_str(), verdict.c_str());
     }
     out += line;
   }
-  out += "  (slope: B/q = bytes per query, /Mq = objects per million queries)\n";
+  out += dalkit::concat("  (slope: B/", u.abbrev, " = bytes per ", u.name, ", /M", u.abbrev, " = objects per million ",
+                        u.plural, ")\n");
 }
 
 std::string layer_list(const std::vector<std::string>& names) {
@@ -126,7 +128,7 @@ std::string layer_list(const std::vector<std::string>& names) {
   return s;
 }
 
-std::string verdict_line(const RunResult& r) {
+std::string verdict_line(const RunResult& r, const UnitWords& u) {
   std::string v = "VERDICT: ";
   if (r.exit_code == 1) {
     v += "LEAK in " + layer_list(r.leaking_layers);
@@ -134,7 +136,7 @@ std::string verdict_line(const RunResult& r) {
     v += "NO LEAK";
   } else {
     v += "ERROR";
-    if (r.interrupted) v += ", interrupted after " + grouped(r.answered) + " queries";
+    if (r.interrupted) v += dalkit::concat(", interrupted after ", grouped(r.answered), " ", u.plural);
     int judged = 0;
     for (const auto& l : r.layers) judged += l.partial ? 1 : 0;
     if (r.partial && !r.leaking_layers.empty())
@@ -153,13 +155,14 @@ std::string verdict_line(const RunResult& r) {
 }  // namespace
 
 std::string TextReport::render(const RunParams& p, const std::vector<Sample>& samples, const RunResult& r) {
+  const UnitWords& u = unit_words(p.unit);
   std::string out;
   out += "dalkit stress run: driver " + p.driver;
   if (!p.runtime.empty()) out += ", runtime " + p.runtime;
   if (!p.mode.empty()) out += ", mode " + p.mode;
-  out += ", threads " + std::to_string(p.threads) + ", planned " + grouped(p.queries_planned) +
-         " queries, sample every " + grouped(p.sample_every) + ", warm-up " +
-         format_double("%.0f%%", p.warmup_share * 100) + "\n\n";
+  out += dalkit::concat(", threads ", std::to_string(p.threads), ", planned ", grouped(p.queries_planned), " ",
+                        u.plural, ", sample every ", grouped(p.sample_every), ", warm-up ",
+                        format_double("%.0f%%", p.warmup_share * 100), "\n\n");
 
   if (samples.empty()) {
     out += "(no samples)\n";
@@ -171,18 +174,22 @@ std::string TextReport::render(const RunParams& p, const std::vector<Sample>& sa
       if (samples.size() > 1) sample_block(out, "END " + grouped(samples.back().queries), samples.back());
       out += "\n";
     }
-    figures_table(out, samples, r);
+    figures_table(out, samples, r, u);
     if (!p.verbose) out += "(every sample: JSON report, or the text report with verbose=1)\n";
   }
   out += "\n";
 
   const RunCounts& c = r.counts;
-  out += "Data transferred: " + mib_grouped(static_cast<double>(c.bytes_in) + static_cast<double>(c.bytes_out)) +
-         " MB (requests " + mib_grouped(static_cast<double>(c.bytes_in)) + " MB, responses " +
-         mib_grouped(static_cast<double>(c.bytes_out)) + " MB)\n";
+  // Requests and responses are the DAL's; an iteration of a target has none.
+  if (p.unit == WorkUnit::Query) {
+    out += "Data transferred: " + mib_grouped(static_cast<double>(c.bytes_in) + static_cast<double>(c.bytes_out)) +
+           " MB (requests " + mib_grouped(static_cast<double>(c.bytes_in)) + " MB, responses " +
+           mib_grouped(static_cast<double>(c.bytes_out)) + " MB)\n";
+  }
   out += "Time to end: " + duration_text(r.wall_s) + format_double(" (%.3f s)\n", r.wall_s);
-  out += "Queries: " + grouped(c.queries) + ", errors: " + grouped(c.errors) + "\n";
-  out += "Queries per second: " + grouped(static_cast<int64_t>(std::llround(r.queries_per_second))) + "\n";
+  out += dalkit::concat(u.title, ": ", grouped(c.queries), ", errors: ", grouped(c.errors), "\n");
+  out +=
+      dalkit::concat(u.title, " per second: ", grouped(static_cast<int64_t>(std::llround(r.queries_per_second))), "\n");
   const LatencySummary& l = r.latency;
   if (l.count > 0) {
     out += "Latency (" + grouped(l.count) + " samples): p50 " + ns_human(double(l.p50)) + ", p97.5 " +
@@ -196,13 +203,13 @@ std::string TextReport::render(const RunParams& p, const std::vector<Sample>& sa
   const Startup& st = r.startup;
   out += "Startup: RSS after load " +
          (st.rss_after_load >= 0 ? format_double("%.1f MB", double(st.rss_after_load) / kMiB) : std::string("n/a")) +
-         ", time to first query " +
+         dalkit::concat(", time to first ", u.name, " ") +
          (st.ns_to_first_query >= 0 ? ns_human(double(st.ns_to_first_query)) : std::string("n/a")) + "\n\n";
 
-  verdict_table(out, r);
+  verdict_table(out, r, u);
   out += "\n";
   for (const std::string& e : r.errors) out += "ERROR: " + e + "\n";
-  out += verdict_line(r);
+  out += verdict_line(r, u);
   return out;
 }
 

@@ -24,7 +24,11 @@ class ShimStatsSource final : public dalmon::NativeStatsSource {
   bool read(bool force_gc, dalmon::NativeStats& o) noexcept override {
     int64_t v[DALSHIM_STAT_TOTAL];
     int32_t n = dalshim_stats(force_gc ? DALSHIM_STATS_FORCE_GC : 0, v, DALSHIM_STAT_TOTAL);
-    if (n <= 0) return false;
+    // Only the shim's own counters: no DAL is loaded (a --target that does
+    // not use the kit's DAL).  Then none of the DAL's layers exist, the
+    // shim's buffers included (they hold DAL responses), and the monitor
+    // leaves them out of the run instead of showing a flat 0.
+    if (n <= DALSHIM_STAT_COUNT) return false;
     auto at = [&](int i) -> int64_t { return i < n ? v[i] : -1; };
     auto dal = [&](int i) -> int64_t { return at(DALSHIM_STAT_DAL_BASE + i); };
     o.shim_buffers_live = at(DALSHIM_STAT_BUFFERS_LIVE);

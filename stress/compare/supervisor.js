@@ -147,9 +147,11 @@ export function readReport(file) {
   } catch (e) {
     return { report: null, problem: { kind: 'bad-report', message: `report is not JSON: ${e.message}` } };
   }
-  if (!report || report.schema !== 'dalkit-stress-report' || report.version !== 2 ||
+  // Version 3 added run.unit and leaves out the DAL's layers of a run without
+  // the DAL; what compare reads is the same in both.
+  if (!report || report.schema !== 'dalkit-stress-report' || ![2, 3].includes(report.version) ||
       !report.verdict || !report.timing || !report.counts || !Array.isArray(report.layers)) {
-    return { report: null, problem: { kind: 'bad-report', message: 'report is not a dalkit-stress-report version 2 (docs/report-schema.md)' } };
+    return { report: null, problem: { kind: 'bad-report', message: 'report is not a dalkit-stress-report version 2 or 3 (docs/report-schema.md)' } };
   }
   return { report, problem: null };
 }

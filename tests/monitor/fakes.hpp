@@ -47,6 +47,7 @@ class FakeSource final : public dalmon::NativeStatsSource {
     using dalmon::Layer;
     last_force_gc = force_gc;
     ++reads;
+    if (!dal_loaded) return false;  // as the shim's source without a DAL loaded
     o.go_heap_alloc = w_.bytes(Layer::GoHeap, 3 * kMiB, 64 * 1024);
     o.go_heap_inuse = o.go_heap_alloc + 512 * 1024;
     o.go_gc_cycles = reads;
@@ -62,6 +63,7 @@ class FakeSource final : public dalmon::NativeStatsSource {
   }
   bool last_force_gc = false;
   int64_t reads = 0;
+  bool dal_loaded = true;  // false: nothing to read, as with a --target that does not use the DAL
 
  private:
   World& w_;

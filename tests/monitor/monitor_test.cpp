@@ -51,7 +51,9 @@ TEST(Monitor, MissingJsFiguresAreNotApplicable) {
   EXPECT_TRUE(run.src.last_force_gc);
 }
 
-TEST(Monitor, NoSourceMeansNativeLayersNotApplicable) {
+// No source (no DAL loaded): the DAL's layers are not in the run at all --
+// neither judged nor listed as n/a -- and the process layers are judged.
+TEST(Monitor, NoSourceMeansNoNativeLayers) {
   dalmon::set_native_stats_source(nullptr);
   fakes::World w;
   dalmon::RunParams p;
@@ -60,9 +62,13 @@ TEST(Monitor, NoSourceMeansNativeLayersNotApplicable) {
   dalmon::Monitor m(p, nullptr, std::make_unique<fakes::FakeProbe>(w));
   for (w.q = 0; w.q <= 100'000; w.q += 10'000) ASSERT_GE(m.sample(w.q, {}, err), 0);
   auto r = m.finish();
-  for (Layer l : {Layer::GoHeap, Layer::Sqlite, Layer::DalBuffers, Layer::ShimBuffers, Layer::Statements})
-    EXPECT_EQ(r.layers[static_cast<int>(l)].status, dalmon::VerdictStatus::NotAvailable);
-  EXPECT_EQ(r.layers[static_cast<int>(Layer::Rss)].status, dalmon::VerdictStatus::NoLeak);
+  ASSERT_EQ(r.layers.size(), 4u);
+  const Layer kept[] = {Layer::JsHeap, Layer::JsExternal, Layer::Rss, Layer::Malloc};
+  for (size_t i = 0; i < 4; ++i) EXPECT_EQ(r.layers[i].layer, kept[i]);
+  for (const auto& v : r.layers) EXPECT_FALSE(dalmon::layer_info(v.layer).dal);
+  EXPECT_EQ(r.layers[2].status, dalmon::VerdictStatus::NoLeak);        // rss
+  EXPECT_EQ(r.layers[0].status, dalmon::VerdictStatus::NotAvailable);  // no JS figures given
+  EXPECT_FALSE(r.metrics[static_cast<int>(dalmon::Metric::GoHeapAlloc)].available);
 }
 
 TEST(Monitor, GlobalSourceIsUsed) {

@@ -187,7 +187,8 @@ TEST(JsonReport, ParsesAndFollowsTheSchema) {
   SeedRun run;
   auto j = minijson::parse(run.m->json_report());
   EXPECT_EQ(j["schema"].str, "dalkit-stress-report");
-  EXPECT_EQ(j["version"].num, 2);
+  EXPECT_EQ(j["version"].num, 3);
+  EXPECT_EQ(j["run"]["unit"].str, "query");
   EXPECT_EQ(j["run"]["driver"].str, "node-napi");
   EXPECT_EQ(j["run"]["queries_planned"].num, 1e8);
   EXPECT_EQ(j["run"]["warmup_share"].num, 0.2);
