@@ -130,3 +130,46 @@ export declare function codeName(errno: number): string;
 export declare function addonPath(): string;
 /** The addon's module object (raw access for tests, the stress driver and benchmarks). */
 export declare const native: any;
+
+// ---------------------------------------------------------------------------
+// --target modules: your own code under the stress driver (docs/targets.md).
+//
+//   // my-case.mjs
+//   /** @type {import('dalkit').Target<State>} */
+//   export default { name, async setup(ctx) {...}, iteration(state, i) {...}, async teardown(state) {...} };
+//
+//   npm run stress -- --target my-case.mjs --iterations 1000000
+// ---------------------------------------------------------------------------
+
+/** What setup() is given: one per thread that runs the target. */
+export interface TargetContext {
+  /** A directory of this thread's own, empty at setup; removed after the run (unless --db-dir). */
+  readonly dir: string;
+  /** The runtime running the driver. */
+  readonly runtime: 'node' | 'bun' | 'deno';
+  /** 0 on the main thread; with --workers N, worker i's index 0..N-1. */
+  readonly workerIndex: number;
+  /** --workers N (0: the main thread runs every iteration). */
+  readonly workers: number;
+  /** The iterations this thread will run (its share of --iterations). */
+  readonly iterations: number;
+  /** --target-option KEY=VALUE, as strings. */
+  readonly options: Readonly<Record<string, string>>;
+}
+
+/**
+ * A target module's default export (or its named exports).  The driver
+ * calls setup once per thread before the monitor starts, iteration
+ * --iterations times (i = 0, 1, ... on each thread), and teardown after the
+ * last sample.  A throw, a rejection, or a Promise that does not settle
+ * within --iteration-timeout ends the run with exit code 2, naming the
+ * iteration.
+ */
+export interface Target<State = unknown> {
+  /** Shown in the report's mode and on stderr; default: the file name. */
+  name?: string;
+  setup?(ctx: TargetContext): State | Promise<State>;
+  /** One unit of work.  A returned Promise is awaited (--concurrency K of them at once). */
+  iteration(state: State, i: number): unknown;
+  teardown?(state: State): unknown;
+}

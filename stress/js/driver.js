@@ -23,14 +23,21 @@
 // event-loop turn in between (N-API finalizers run only when the loop turns,
 // nodejs/node#26667), and it yields to the event loop after every chunk of
 // queries so finalizers, worker messages and signals are never starved.
+//
+// With --target FILE the work unit is a module of the user's (target.js,
+// docs/targets.md) instead of a workload: the same loops, samples, monitor,
+// report and exit codes, counted in iterations (run parameter
+// unit=iteration), and the DAL is not loaded (binding.load/open are not
+// called; the monitor then leaves the DAL's layers out).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
 
-import { effectiveSampleEvery, openOptions, parseOptions, usage, UsageError } from './options.js';
+import { effectiveSampleEvery, openOptions, parseOptions, usage, userCwd, UsageError } from './options.js';
 import { makeJsPlant } from './plants.js';
 import { Progress } from './progress.js';
+import { TargetError, TargetUnit, callWithin, loadTarget, runtimeName, targetPath } from './target.js';
 import { writeHtml } from '../report/html.js';
 import { Workload, setUpWorkload } from './workload.js';
 import { WorkloadError, loadWorkload } from './workload-spec.js';
@@ -75,14 +82,15 @@ export async function main(binding, argv, { program, vias = ['addon'] }) {
     out(usage(program, vias));
     return 0;
   }
-  // The workload before anything else: a broken file stops the driver
-  // before the DAL is loaded (exit 2, nothing sent).
+  // The workload (or the target) before anything else: a broken file stops
+  // the driver before the DAL is loaded (exit 2, nothing sent).
   let workload;
   try {
-    workload = loadWorkloads(o);
+    if (o.target) o.target = targetPath(o.target, userCwd()); // absolute: the workers import it too
+    workload = o.target ? { target: await loadTarget(o.target) } : loadWorkloads(o);
   } catch (e) {
-    if (!(e instanceof WorkloadError)) throw e;
-    err(`${program}: ${e.message}\n`);
+    if (!(e instanceof WorkloadError || e instanceof TargetError)) throw e;
+    err(`${program}: ${e.message}\n${e.detail ? `${indent(e.detail)}\n` : ''}`);
     return 2;
   }
   if (typeof binding === 'function') {
@@ -143,23 +151,28 @@ function describeError(e) {
   return `${e && e.code ? `${e.code}: ` : ''}${e && e.message ? e.message : String(e)}`;
 }
 
-async function stress(binding, o, workload, { program, dir, temporary, interrupted }) {
-  const { monitor } = binding;
+const indent = (text) => text.split('\n').map((l) => `    ${l}`).join('\n');
+
+/**
+ * The DAL, opened on dir with the workload's schema and seed (before the
+ * monitor starts: not counted, not sampled).  Returns {db, close} or null
+ * after saying why.
+ */
+function openWorkload(binding, o, workload, { program, dir }) {
   try {
     binding.load();
   } catch (e) {
     err(`${program}: cannot load the DAL: ${describeError(e)}\n`);
-    return 2;
+    return null;
   }
-  const rssAfterLoad = monitor.rssBytes();
+  const rssAfterLoad = binding.monitor.rssBytes();
   let db;
   try {
     db = binding.open({ dir, options: openOptions(o) });
   } catch (e) {
     err(`${program}: cannot open ${dir}: ${describeError(e)}\n`);
-    return 2;
+    return null;
   }
-  // Schema and seed before the monitor starts: not counted, not sampled.
   // Builder queries target the workload's database file.
   try {
     db.use(workload.wire.db);
@@ -167,17 +180,63 @@ async function stress(binding, o, workload, { program, dir, temporary, interrupt
   } catch (e) {
     err(`${program}: workload ${workload.wire.name}: cannot set up: ${describeError(e)}\n`);
     db.close();
-    return 2;
+    return null;
   }
+  return { db, rssAfterLoad, name: workload.wire.name, close: () => db.close() };
+}
+
+/**
+ * The target, set up on the main thread (without --workers; each worker
+ * sets up its own).  Returns {state, rssAfterLoad, close} or null after
+ * saying why.
+ */
+async function openTarget(binding, o, target, { program, dir }) {
+  const t = target.module;
+  let state;
+  if (o.workers === 0 && t.setup) {
+    const ctx = {
+      dir, runtime: runtimeName(), workerIndex: 0, workers: 0, iterations: o.queries,
+      options: Object.freeze({ ...o.targetOptions }),
+    };
+    try {
+      state = await callWithin('setup', o.iterationTimeout, () => t.setup(ctx));
+    } catch (e) {
+      if (!(e instanceof TargetError)) throw e;
+      err(`${program}: target ${target.name}: ${e.message}\n${e.detail ? `${indent(e.detail)}\n` : ''}`);
+      return null;
+    }
+  }
+  return { state, rssAfterLoad: binding.monitor.rssBytes(), name: target.name };
+}
+
+async function stress(binding, o, workload, { program, dir, temporary, interrupted }) {
+  const { monitor } = binding;
+  const target = o.target ? workload.target : null;
+  const opened = target ? await openTarget(binding, o, target, { program, dir }) : openWorkload(binding, o, workload, { program, dir });
+  if (opened === null) return 2;
+  const db = opened.db ?? null;
+  const closeDb = () => { if (db) db.close(); };
+  // Said once for stderr and the report: "target libc strlen" or "workload reference".
+  // A target's name goes into the monitor's mode parameter, whose pairs are
+  // separated by ';' and ',': those read ' / ' there, whitespace one space.
+  const what = target ? `target ${target.name.replace(/\s*[;,]\s*/g, ' / ').replace(/\s+/g, ' ').trim()}`
+    : `workload ${workload.wire.name}`;
+  // A target's failure: one line for the report, the stack on stderr.
+  const targetFailure = (e) => {
+    err(`${program}: ${what}: ${e.message}\n${e.detail ? `${indent(e.detail)}\n` : ''}`);
+    return `${what}: ${e.message}`;
+  };
 
   const sampleEvery = effectiveSampleEvery(o);
   const threads = Math.max(1, o.workers);
   const planted = o.plant ? ` planted ${o.plant.layer}:${o.plant.bytes}` : '';
   // The workload is named in the mode, as dalstress does ("... workload rows").
-  const mode = `${o.api}${o.async ? ' async' : ''}${o.workers ? ` in ${o.workers} workers` : ''}${planted} workload ${workload.wire.name}`;
+  const how = target ? `${o.concurrency > 1 ? `concurrency ${o.concurrency}` : 'sequential'}`
+    : `${o.api}${o.async ? ' async' : ''}`;
+  const mode = `${how}${o.workers ? ` in ${o.workers} workers` : ''}${planted} ${what}`;
   const params = [
     `driver=${binding.name}`, `runtime=${binding.runtime}`, `mode=${mode}`, `queries=${o.queries}`,
-    `sample_every=${sampleEvery}`, `warmup=${o.warmupShare}`, `threads=${threads}`, 'force_gc=1',
+    `sample_every=${sampleEvery}`, `warmup=${o.warmupShare}`, `threads=${threads}`, `unit=${o.unit}`, 'force_gc=1',
     ...o.monitorParams,
   ].join(';');
   let run;
@@ -185,26 +244,46 @@ async function stress(binding, o, workload, { program, dir, temporary, interrupt
     run = monitor.start(params);
   } catch (e) {
     err(`${program}: ${describeError(e)}\n`);
-    db.close();
+    closeDb();
     return 2;
   }
-  err(`${program}: workload ${workload.wire.name}, ${o.queries} queries, api ${o.api} (${o.async ? 'async' : 'sync'}), ` +
+  const count = `${o.queries} ${target ? 'iterations' : 'queries'}`;
+  err(`${program}: ${what}, ${count}, ` +
+    `${target ? `concurrency ${o.concurrency}, timeout ${o.iterationTimeout} ms` : `api ${o.api} (${o.async ? 'async' : 'sync'})`}, ` +
     `${o.workers ? `${o.workers} workers` : 'main thread'}, sample every ${sampleEvery}, ` +
     `warm-up ${o.warmupShare.toFixed(2)}, data dir ${dir}${temporary ? ' (temporary)' : ''}${planted}\n`);
 
   const progress = new Progress({
     name: program, total: o.queries, style: o.progress, isTTY: !!process.stderr.isTTY,
-    write: err, rss: () => monitor.rssBytes(),
+    write: err, rss: () => monitor.rssBytes(), unit: target ? 'it' : 'q',
   });
   const onError = (m) => err(`${program}: ${m}\n`);
   const plant = makeJsPlant(o.plant);
   // Query 1 of N, on the main thread in every mode: time to first query.
   // It is thread 0's query 0; with --workers, worker 0 goes on from query 1.
-  const first = new Workload({ db, spec: workload.loop, api: o.api, latencyEvery: o.latencyEvery, onError, plant });
-  if (o.async) await first.runAsync(1);
-  else first.run(1);
-  monitor.markStartup(run, rssAfterLoad, Math.round(performance.now() * 1e6));
-  const errors = first.flush(monitor, run).errors;
+  // A target with --workers runs only in the workers (each sets up its own
+  // state), so its time to first iteration is not known here (n/a).
+  let first = null;
+  let firstFailure = null;
+  if (target && o.workers === 0) {
+    first = new TargetUnit({
+      target, state: opened.state, concurrency: o.concurrency, timeoutMs: o.iterationTimeout,
+      latencyEvery: o.latencyEvery, plant,
+    });
+    try {
+      await first.runAsync(1);
+    } catch (e) {
+      if (!(e instanceof TargetError)) throw e;
+      firstFailure = targetFailure(e);
+    }
+  } else if (!target) {
+    first = new Workload({ db, spec: workload.loop, api: o.api, latencyEvery: o.latencyEvery, onError, plant });
+    if (o.async) await first.runAsync(1);
+    else first.run(1);
+  }
+  monitor.markStartup(run, opened.rssAfterLoad, first ? Math.round(performance.now() * 1e6) : -1);
+  const flushed = first ? first.flush(monitor, run) : { queries: 0, errors: 0 };
+  const errors = flushed.errors;
 
   const sampleNow = async (queries, extra = null) => {
     await collect(binding);
@@ -215,16 +294,28 @@ async function stress(binding, o, workload, { program, dir, temporary, interrupt
     monitor.sample(run, queries, sum(m.jsHeapUsed, add.jsHeapUsed), sum(m.jsHeapTotal, add.jsHeapTotal),
       sum(m.jsExternal, add.jsExternal), sum(m.jsArrayBuffers, add.jsArrayBuffers));
   };
-  await sampleNow(1); // START
+  const started = flushed.queries; // 1, or 0 (a target in workers; a first iteration that failed)
+  await sampleNow(started); // START
 
-  const loop = o.workers === 0
-    ? await mainThreadLoop({ o, db, run, monitor, first, progress, sampleNow, sampleEvery, errors, interrupted })
-    : await workersLoop({ o, binding, dir, run, progress, sampleNow, sampleEvery, errors, interrupted, onError });
+  const loop = firstFailure !== null ? { done: started, failure: firstFailure }
+    : o.workers === 0
+      ? await mainThreadLoop({ o, run, monitor, first, progress, sampleNow, sampleEvery, errors, interrupted, targetFailure })
+      : await workersLoop({ o, binding, dir, run, progress, sampleNow, sampleEvery, errors, interrupted, onError, started, targetFailure });
   const { done, failure } = loop;
   const workers = loop.workers ?? null;
   if (failure !== null) monitor.fail(run, failure);
   await sampleNow(done, workers ? workers.figures : null); // END (the workers' heaps included)
-  if (workers) await workers.release();
+  // Teardown after END: what it frees is not taken for the end of a leak.
+  if (workers) {
+    for (const f of await workers.release()) monitor.fail(run, f);
+  } else if (target && target.module.teardown) {
+    try {
+      await callWithin('teardown', o.iterationTimeout, () => target.module.teardown(opened.state));
+    } catch (e) {
+      if (!(e instanceof TargetError)) throw e;
+      monitor.fail(run, targetFailure(e));
+    }
+  }
   // Stopped early: partial verdicts, exit 2 (dalmonitor.h).
   if (interrupted() !== null) {
     if (monitor.markInterrupted) monitor.markInterrupted(run, interrupted());
@@ -251,12 +342,12 @@ async function stress(binding, o, workload, { program, dir, temporary, interrupt
     }
   }
   monitor.end(run);
-  db.close();
+  closeDb();
   if (plant) plant.kept.length = 0;
   return code;
 }
 
-async function mainThreadLoop({ o, run, monitor, first, progress, sampleNow, sampleEvery, errors, interrupted }) {
+async function mainThreadLoop({ o, run, monitor, first, progress, sampleNow, sampleEvery, errors, interrupted, targetFailure }) {
   const wl = first;
   let done = 1;
   let nextSample = sampleEvery > 1 ? sampleEvery : 2;
@@ -264,12 +355,16 @@ async function mainThreadLoop({ o, run, monitor, first, progress, sampleNow, sam
   while (done < o.queries && interrupted() === null) {
     const upTo = Math.min(o.queries, nextSample, done + CHUNK);
     try {
-      done += o.async ? await wl.runAsync(upTo - done) : wl.run(upTo - done);
+      // A target's iterations may return Promises: always awaited (TargetUnit).
+      done += o.target || o.async ? await wl.runAsync(upTo - done) : wl.run(upTo - done);
     } catch (e) {
-      // A workload that cannot be expanded (a value out of range): the run is void.
-      if (!(e instanceof WorkloadError)) throw e;
-      errors += wl.flush(monitor, run).errors;
-      failure = e.message;
+      // A workload that cannot be expanded (a value out of range), or a target
+      // that threw, rejected or hung: the run is void.
+      if (!(e instanceof WorkloadError || e instanceof TargetError)) throw e;
+      const f = wl.flush(monitor, run);
+      errors += f.errors;
+      done += f.queries; // those finished before the failure
+      failure = e instanceof TargetError ? targetFailure(e) : e.message;
       break;
     }
     errors += wl.flush(monitor, run).errors;
@@ -295,12 +390,12 @@ async function mainThreadLoop({ o, run, monitor, first, progress, sampleNow, sam
 // a sample point, while the workers keep querying (as dalstress --threads);
 // each worker collects its own heap on request and reports its figures, which
 // are added to the main thread's.
-async function workersLoop({ o, binding, dir, run, progress, sampleNow, sampleEvery, errors, interrupted, onError }) {
+async function workersLoop({ o, binding, dir, run, progress, sampleNow, sampleEvery, errors, interrupted, onError, started, targetFailure }) {
   // Imported only here: node:worker_threads costs ~1.6 MB of RSS in a
   // process that never starts a worker.
   const { Worker } = await import('node:worker_threads');
   const n = o.workers;
-  const rest = o.queries - 1;
+  const rest = o.queries - started;
   const progressSlots = new BigInt64Array(new SharedArrayBuffer(8 * n));
   const stop = new Int32Array(new SharedArrayBuffer(4));
   // The run's error count so far (the main thread's first query included);
@@ -311,13 +406,19 @@ async function workersLoop({ o, binding, dir, run, progress, sampleNow, sampleEv
   const workers = [];
   const finished = [];
   let failure = null;
+  const lateFailures = []; // teardown failures, reported after the END sample
   for (let i = 0; i < n; i++) {
     const share = Math.floor(rest / n) + (i < rest % n ? 1 : 0);
     const w = new Worker(new URL('./worker.js', import.meta.url), {
       workerData: {
-        bindingUrl: binding.moduleUrl, dir, options: openOptions(o), api: o.api, async: o.async, workload: o.workload,
+        bindingUrl: binding.moduleUrl, options: openOptions(o), api: o.api, async: o.async, workload: o.workload,
         latencyEvery: o.latencyEvery, queries: share, run, plant: o.plant, index: i,
         progress: progressSlots, stop, errorCount, maxErrors: o.maxErrors,
+        // A target's worker gets a directory of its own (ctx.dir); a workload's
+        // workers share the database.
+        dir: o.target ? join(dir, `worker-${i}`) : dir,
+        target: o.target, workers: n, concurrency: o.concurrency,
+        iterationTimeout: o.iterationTimeout, targetOptions: o.targetOptions,
       },
     });
     const state = { worker: w, done: false, exited: false, errors: 0, replies: [] };
@@ -326,6 +427,11 @@ async function workersLoop({ o, binding, dir, run, progress, sampleNow, sampleEv
         if (m.type === 'done') { state.done = true; state.errors = m.errors; resolve(); }
         else if (m.type === 'memory') state.replies.shift()?.(m);
         else if (m.type === 'error') onError(`worker ${i}: ${m.message}`);
+        else if (m.type === 'failure') {
+          const f = targetFailure(Object.assign(new TargetError(`worker ${i}: ${m.message}`), { detail: m.detail }));
+          if (state.done) lateFailures.push(f);
+          else failure ??= f;
+        }
       });
       w.on('error', (e) => { failure = `worker ${i} failed: ${describeError(e)}`; state.done = true; resolve(); });
       w.on('exit', () => {
@@ -336,7 +442,7 @@ async function workersLoop({ o, binding, dir, run, progress, sampleNow, sampleEv
     }));
     workers.push(state);
   }
-  const total = () => 1 + progressSlots.reduce((a, b) => a + Number(b), 0);
+  const total = () => started + progressSlots.reduce((a, b) => a + Number(b), 0);
   const fromWorkers = async () => {
     const figures = await Promise.all(workers.map((s) => (s.exited ? null
       : new Promise((resolve) => { s.replies.push(resolve); s.worker.postMessage('sample'); }))));
@@ -363,9 +469,12 @@ async function workersLoop({ o, binding, dir, run, progress, sampleNow, sampleEv
   if (failure === null && errors >= o.maxErrors) failure = `stopped after ${errors} errors (--max-errors ${o.maxErrors})`;
   // Workers wait after their share until released, so that their heaps are
   // part of the END sample too.
+  // Released, a target's worker tears down first; release() returns the
+  // teardown failures.
   const release = async () => {
     for (const s of workers) if (!s.exited) s.worker.postMessage('exit');
     await Promise.all(workers.map((s) => (s.exited ? null : new Promise((resolve) => s.worker.once('exit', resolve)))));
+    return lateFailures;
   };
   return { done, errors, failure, workers: { figures: fromWorkers, release } };
 }

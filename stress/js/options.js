@@ -3,6 +3,7 @@
 // dalstress (docs/dalstress.md) wherever the two overlap.
 //
 // Uses node:util parseArgs, which Node, Bun and Deno all provide.
+import process from 'node:process';
 import { parseArgs } from 'node:util';
 
 import { DEFAULT_WORKLOAD, WORKLOAD_NAMES } from './workload-spec.js';
@@ -13,6 +14,11 @@ export const JS_PLANTS = ['js_heap', 'js_external'];
 // Native plants, passed to open() as options (the DAL's three, the shim's one).
 export const NATIVE_PLANTS = ['go_cmem', 'go_heap', 'sqlite_stmt', 'shim_malloc'];
 export const MAX_PLANT_BYTES = 1_048_576;
+// --target: an iteration's (and setup's, teardown's) time limit.
+export const DEFAULT_ITERATION_TIMEOUT_MS = 30_000;
+// Flags of the DAL's workloads, which a target does not have (docs/targets.md).
+const WORKLOAD_ONLY = ['workload', 'queries', 'api', 'async', 'max-errors', 'via'];
+const TARGET_ONLY = ['iterations', 'concurrency', 'iteration-timeout', 'target-option'];
 
 export function usage(program, vias) {
   return `usage: ${program} [options]
@@ -26,6 +32,17 @@ verdict.  Options shared with dalstress mean the same there.
   --workload NAME|FILE
                       ${WORKLOAD_NAMES.join(', ')} (default ${DEFAULT_WORKLOAD}),
                       or the path of a workload file
+  --target FILE       instead of a workload, stress your own code: a module
+                      whose default export has setup(ctx), iteration(state, i)
+                      and teardown(state) (docs/targets.md); the DAL is not
+                      loaded.  A relative FILE starts where npm was run.
+                      With it: --iterations N (default ${DEFAULT_QUERIES}),
+                      --concurrency K  async iterations in flight (default 1),
+                      --iteration-timeout MS  limit of one iteration, setup or
+                        teardown (default ${DEFAULT_ITERATION_TIMEOUT_MS}; a failure or timeout exits 2),
+                      --target-option K=V  ctx.options.K (repeatable);
+                      not --workload, --queries, --api, --async, --max-errors,
+                      --via or a native --plant-leak
   --queries N         queries in total (default ${DEFAULT_QUERIES}; 1e6 and 1_000_000 work)
   --api into|raw|builder
                       into: queryInto(request, reused buffer) (default)
@@ -130,11 +147,12 @@ function oneOf(text, name, choices) {
   return text;
 }
 
-function parsePlant(text) {
+/** LAYER:BYTES -> {layer, bytes}; `name` for the message (stress/targets/dal.mjs reads its option with it). */
+export function parsePlant(text, name = '--plant-leak') {
   const m = /^([a-z_]+):(.+)$/.exec(text);
-  if (!m) throw new UsageError(`option --plant-leak: '${text}' (expected LAYER:BYTES)`);
-  const layer = oneOf(m[1], '--plant-leak', [...JS_PLANTS, ...NATIVE_PLANTS]);
-  return { layer, bytes: parseCount(m[2], '--plant-leak', 1, MAX_PLANT_BYTES) };
+  if (!m) throw new UsageError(`option ${name}: '${text}' (expected LAYER:BYTES)`);
+  const layer = oneOf(m[1], name, [...JS_PLANTS, ...NATIVE_PLANTS]);
+  return { layer, bytes: parseCount(m[2], name, 1, MAX_PLANT_BYTES) };
 }
 
 /**
@@ -150,6 +168,11 @@ export function parseOptions(argv, vias = ['addon']) {
       strict: true,
       options: {
         workload: { type: 'string' },
+        target: { type: 'string' },
+        iterations: { type: 'string' },
+        concurrency: { type: 'string' },
+        'iteration-timeout': { type: 'string' },
+        'target-option': { type: 'string', multiple: true },
         queries: { type: 'string' },
         api: { type: 'string' },
         async: { type: 'boolean' },
@@ -173,10 +196,27 @@ export function parseOptions(argv, vias = ['addon']) {
     throw new UsageError(e.message);
   }
   const v = parsed.values;
+  const target = v.target;
+  if (target === '') throw new UsageError('option --target: empty file name');
+  for (const k of target !== undefined ? WORKLOAD_ONLY : TARGET_ONLY) {
+    if (v[k] !== undefined) {
+      throw new UsageError(target !== undefined
+        ? `option --${k} is for the DAL's workloads, not a --target${k === 'queries' ? ' (count iterations with --iterations)' : ''}`
+        : `option --${k} needs --target FILE`);
+    }
+  }
   const o = {
     help: !!v.help,
     workload: v.workload ?? DEFAULT_WORKLOAD,
-    queries: v.queries !== undefined ? parseCount(v.queries, '--queries', 1, 2 ** 50) : DEFAULT_QUERIES,
+    // With --target, the loops' count is the iterations (o.unit says which).
+    queries: v.queries !== undefined ? parseCount(v.queries, '--queries', 1, 2 ** 50)
+      : v.iterations !== undefined ? parseCount(v.iterations, '--iterations', 1, 2 ** 50) : DEFAULT_QUERIES,
+    target: target ?? null,
+    unit: target !== undefined ? 'iteration' : 'query',
+    concurrency: v.concurrency !== undefined ? parseCount(v.concurrency, '--concurrency', 1, 65_536) : 1,
+    iterationTimeout: v['iteration-timeout'] !== undefined
+      ? parseCount(v['iteration-timeout'], '--iteration-timeout', 1, 2 ** 31 - 1) : DEFAULT_ITERATION_TIMEOUT_MS,
+    targetOptions: parseTargetOptions(v['target-option'] ?? []),
     api: v.api !== undefined ? oneOf(v.api, '--api', APIS) : 'into',
     async: !!v.async,
     workers: v.workers !== undefined ? parseCount(v.workers, '--workers', 0, 64) : 0,
@@ -201,9 +241,34 @@ export function parseOptions(argv, vias = ['addon']) {
     if (!/^[A-Za-z_.]+=[^;,]+$/.test(p)) throw new UsageError(`option --monitor-param: '${p}' (expected KEY=VALUE)`);
   }
   if (o.workers > 0 && o.queries < o.workers) {
-    throw new UsageError(`option --workers: ${o.workers} workers need at least as many queries`);
+    throw new UsageError(`option --workers: ${o.workers} workers need at least as many ${o.target ? 'iterations' : 'queries'}`);
+  }
+  if (o.target && o.plant && NATIVE_PLANTS.includes(o.plant.layer)) {
+    throw new UsageError(`option --plant-leak: ${o.plant.layer} is planted by the kit's DAL, which a --target does not load ` +
+      '(stress/targets/dal.mjs takes --target-option plant=LAYER:BYTES)');
   }
   return o;
+}
+
+// --target-option KEY=VALUE, repeatable: ctx.options (strings; a key once).
+function parseTargetOptions(list) {
+  const out = {};
+  for (const item of list) {
+    const m = /^([A-Za-z_][A-Za-z0-9_.-]*)=(.*)$/s.exec(item);
+    if (!m) throw new UsageError(`option --target-option: '${item}' (expected KEY=VALUE)`);
+    if (Object.hasOwn(out, m[1])) throw new UsageError(`option --target-option: ${m[1]} given twice`);
+    out[m[1]] = m[2];
+  }
+  return out;
+}
+
+/**
+ * Where the user's relative paths start: npm runs a package's scripts from
+ * its root and says where it was invoked in INIT_CWD (npm run stress,
+ * stress:deno, stress:compare); otherwise the current directory.
+ */
+export function userCwd(env = process.env) {
+  return /^stress(:|$)/.test(env.npm_lifecycle_event ?? '') && env.INIT_CWD ? env.INIT_CWD : process.cwd();
 }
 
 /** dalstress's default: queries/100, clamped to 1..1,000,000. */

@@ -29,9 +29,11 @@ export class Progress {
    * @param {boolean} cfg.isTTY     stderr is a terminal
    * @param {(s: string) => void} cfg.write   writes to stderr
    * @param {() => number} cfg.rss  RSS in bytes (or -1)
+   * @param {string} [cfg.unit]     'q' (queries) or 'it' (a --target's iterations): "q/s", "it/s"
    */
-  constructor({ name, total, style, isTTY, write, rss }) {
+  constructor({ name, total, style, isTTY, write, rss, unit = 'q' }) {
     this.name = name;
+    this.unit = unit;
     this.total = total;
     this.write = write;
     this.rss = rss;
@@ -48,7 +50,7 @@ export class Progress {
     const pct = ((100 * done) / this.total).toFixed(1).padStart(5);
     const rss = this.rss();
     const tail = final ? `elapsed ${clock(elapsed)}` : `ETA ${qps > 0 ? clock((this.total - done) / qps) : '?'}`;
-    return `${this.name}: ${pct}%  ${grouped(done)}/${grouped(this.total)}  ${grouped(qps)} q/s  ${tail}` +
+    return `${this.name}: ${pct}%  ${grouped(done)}/${grouped(this.total)}  ${grouped(qps)} ${this.unit}/s  ${tail}` +
       (rss >= 0 ? `  RSS ${(rss / 1048576).toFixed(1)} MiB` : '');
   }
 

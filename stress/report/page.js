@@ -37,11 +37,19 @@
     return grouped(v, 0) + ' B';
   }
   function amount(v, unit) { return unit === 'bytes' ? bytes(v) : (isNum(v) ? grouped(v, Math.round(v) === v ? 0 : 2) : 'n/a'); }
+  // What the x axis counts (run.unit, report schema 3): DAL queries, or a
+  // --target's iterations.  Set once from the report being drawn.
+  var WORDS = {
+    query: { one: 'query', many: 'queries', q: 'q' },
+    iteration: { one: 'iteration', many: 'iterations', q: 'it' },
+  };
+  var W = WORDS.query;
+  function useUnit(report) { W = WORDS[report && report.run && report.run.unit] || WORDS.query; }
   // Slope as the text report shows it: bytes per query for byte layers,
   // objects per million queries for count layers.
   function slope(perMq, unit) {
     if (!isNum(perMq)) return 'n/a';
-    return unit === 'bytes' ? grouped(perMq / 1e6, 4) + ' B/q' : grouped(perMq, 2) + '/Mq';
+    return unit === 'bytes' ? grouped(perMq / 1e6, 4) + ' B/' + W.q : grouped(perMq, 2) + '/M' + W.q;
   }
   function ns(v) {
     if (!isNum(v)) return 'n/a';
@@ -107,7 +115,7 @@
     var x = Object.keys(xs).map(Number).sort(function (a, b) { return a - b; });
     var idx = {};
     x.forEach(function (q, i) { idx[q] = i; });
-    var data = [x], series = [{ label: 'queries', value: function (u, v) { return v === null ? '' : grouped(v); } }];
+    var data = [x], series = [{ label: W.many, value: function (u, v) { return v === null ? '' : grouped(v); } }];
     var colors = [];
     runs.forEach(function (r, i) {
       var color = PALETTE[i % PALETTE.length];
@@ -144,13 +152,13 @@
       legend: { live: false },
       series: series,
       axes: [
-        { label: 'queries', values: function (u, v) { return v.map(function (q) { return q >= 1e6 ? grouped(q / 1e6, 1) + 'M' : grouped(q); }); } },
+        { label: W.many, values: function (u, v) { return v.map(function (q) { return q >= 1e6 ? grouped(q / 1e6, 1) + 'M' : grouped(q); }); } },
         { label: yName, size: 64,
           values: function (u, v) { return v.map(function (y) { return div === 1 ? grouped(y) : grouped(y / div, 2); }); } },
       ],
       hooks: { drawClear: [warmupHook(warmupEnd)] },
     }, data, box);
-    box.appendChild(el('div', { class: 'legend-note' }, ['shaded: warm-up (queries < ' + grouped(warmupEnd || 0) + '); dashed: least-squares fit after warm-up']));
+    box.appendChild(el('div', { class: 'legend-note' }, ['shaded: warm-up (' + W.many + ' < ' + grouped(warmupEnd || 0) + '); dashed: least-squares fit after warm-up']));
     chartCount++;
   }
 
@@ -192,7 +200,7 @@
       });
       scales = { x: { time: false, distr: 3 } };
       axes = [{ label: 'latency (log scale)', values: logLabels },
-        { label: '% of queries per 1/8 octave', size: 64, values: function (u, v) { return v.map(function (y) { return y.toPrecision(2); }); } }];
+        { label: '% of ' + W.many + ' per 1/8 octave', size: 64, values: function (u, v) { return v.map(function (y) { return y.toPrecision(2); }); } }];
     } else {
       var keys = [['p50', 50], ['p97_5', 97.5], ['p99', 99], ['max', 100]];
       data = [keys.map(function (k) { return k[1]; })];
@@ -222,15 +230,15 @@
   function runFacts(r, id) {
     var l = r.latency_ns || {};
     var rows = [
-      ['queries answered', cell(r.counts.queries, grouped)],
+      [W.many + (W.one === 'query' ? ' answered' : ' run'), cell(r.counts.queries, grouped)],
       ['errors', cell(r.counts.errors, grouped)],
-      ['queries per second', cell(r.timing.queries_per_second, function (v) { return grouped(v, 0); })],
-      ['time per query', cell(r.timing.queries_per_second > 0 ? 1e9 / r.timing.queries_per_second : null, ns)],
+      [W.many + ' per second', cell(r.timing.queries_per_second, function (v) { return grouped(v, 0); })],
+      ['time per ' + W.one, cell(r.timing.queries_per_second > 0 ? 1e9 / r.timing.queries_per_second : null, ns)],
       ['wall time', cell(r.timing.wall_s, function (v) { return grouped(v, 3) + ' s'; })],
       ['CPU', cell(r.timing.cpu_percent, function (v) { return grouped(v, 1) + ' %'; })],
       ['data transferred', cell(r.counts.data_transferred_mib, function (v) { return grouped(v, 2) + ' MiB'; })],
       ['RSS after load', cell(r.startup.rss_after_load_bytes, bytes)],
-      ['time to first query', cell(r.startup.ns_to_first_query, ns)],
+      ['time to first ' + W.one, cell(r.startup.ns_to_first_query, ns)],
       ['latency p50', cell(isNum(l.p50) ? l.p50 : null, ns)],
       ['latency p97.5', cell(isNum(l.p97_5) ? l.p97_5 : null, ns)],
       ['latency p99', cell(isNum(l.p99) ? l.p99 : null, ns)],
@@ -421,8 +429,13 @@
   root.textContent = '';
   try {
     var report = JSON.parse(document.getElementById('report-data').textContent);
-    if (report && report.kind === 'compare') renderCompare(root, report);
-    else if (report && report.schema === 'dalkit-stress-report') renderRun(root, report);
+    if (report && report.kind === 'compare') {
+      useUnit(report.paths && report.paths[0] && report.paths[0].runs && report.paths[0].runs[0]); // runs[]: monitor reports
+      renderCompare(root, report);
+    } else if (report && report.schema === 'dalkit-stress-report') {
+      useUnit(report);
+      renderRun(root, report);
+    }
     else throw new Error('not a dalkit stress report (no schema "dalkit-stress-report", no kind "compare")');
     document.body.setAttribute('data-charts', String(chartCount));
   } catch (e) {
