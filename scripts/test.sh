@@ -9,7 +9,8 @@
 #      depend on the C/C++ build type: go (the Go toolchain builds the DAL
 #      the same way), valgrind (Memcheck of the plain build is the one
 #      that counts), lint and configure (the sources and the configure step
-#      are the same);
+#      are the same), compare and browser (stress:compare reruns the same
+#      drivers, and the report page is the same JS);
 #   4. clang: the kit's product code (libdalshim.so, the addon, dalstress,
 #      the benchmarks) compiled by clang as Release, warnings as errors:
 #      compile-only, counted as one check (the tests ran in 2 and 3);
@@ -77,7 +78,7 @@ t=$SECONDS
 if setup_or_record release "$root/build-release" -DCMAKE_BUILD_TYPE=Release; then
   times+=("Release build $(took "$t")")
   t=$SECONDS
-  run_ctest release "$root/build-release" -LE 'go|valgrind|lint|configure'
+  run_ctest release "$root/build-release" -LE 'go|valgrind|lint|configure|compare|browser'
   times+=("Release tests $(took "$t")")
 fi
 t=$SECONDS
@@ -99,8 +100,8 @@ fi
 times_txt=""
 for x in "${times[@]}"; do times_txt+="${times_txt:+, }$x"; done
 read -r passed failed skipped < <(awk '{p+=$1; f+=$2; s+=$3} END {print p+0, f+0, s+0}' "$counts")
-quiet_say "ran: ctest in build/ (every label), in build-release/ (Release; every label but go, valgrind, lint and" \
-  "configure), a clang build of the product code in build-clang/, and in build-asan/ (ASan+UBSan+LSan;" \
+quiet_say "ran: ctest in build/ (every label), in build-release/ (Release; every label but go, valgrind, lint," \
+  "configure, compare and browser), a clang build of the product code in build-clang/, and in build-asan/ (ASan+UBSan+LSan;" \
   "every label but go and valgrind);" \
   "took $(took "$t0")${times_txt:+ ($times_txt)}"
 echo "$passed passed, $failed failed, $skipped skipped"

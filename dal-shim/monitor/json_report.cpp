@@ -154,6 +154,7 @@ std::string JsonReport::render(const RunParams& p, const std::vector<Sample>& sa
       w.end_array();
       w.key("rising_blocks").value(static_cast<int64_t>(v.rising_steps));
       w.key("rising_blocks_needed").value(static_cast<int64_t>(v.needed_steps));
+      w.key("last_block_rising").value(v.still_rising);
       w.key("slope_over").value(v.slope_over);
       w.key("growth_over").value(v.growth_over);
       w.key("persistent").value(v.persistent);

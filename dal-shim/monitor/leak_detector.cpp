@@ -60,17 +60,25 @@ LayerVerdict LeakDetector::judge(Layer layer, const MetricSeries& series, const 
 
   v.slope_over = sum.slope_per_query > t.slope_limit;
   v.growth_over = sum.growth_after_warmup >= t.min_growth;
-  v.persistent = v.rising_steps >= v.needed_steps && floor_rise >= t.min_growth / 2.0;
+  // Growth must still be going on at the end: the last block's floor rises
+  // over the one before.  Memory that climbs through the first windows after
+  // warm-up and then stays (a real image library's surfaces waiting for GC,
+  // pages its allocator keeps) rises in "most" steps but not in the last
+  // one; a leak, whenever it started, rises in every step after its start.
+  v.still_rising = blocks >= 2 && v.block_minima[blocks - 1] > v.block_minima[blocks - 2] + step_eps;
+  v.persistent = v.rising_steps >= v.needed_steps && v.still_rising && floor_rise >= t.min_growth / 2.0;
   v.status = (v.slope_over && v.growth_over && v.persistent) ? VerdictStatus::Leak : VerdictStatus::NoLeak;
 
   const char* unit = metric_info(layer_info(layer).metric).unit == Unit::Bytes ? " B" : "";
   const std::string each(per);
   char buf[320];
-  std::snprintf(buf, sizeof buf,
-                "slope %.4g%s/%s %s limit %.4g%s/%s; growth %.0f%s %s %.0f%s; minima rose in %d of %d blocks (need %d)",
-                sum.slope_per_query, unit, each.c_str(), v.slope_over ? ">" : "<=", t.slope_limit, unit, each.c_str(),
-                sum.growth_after_warmup, unit, v.growth_over ? ">=" : "<", t.min_growth, unit, v.rising_steps,
-                blocks - 1, v.needed_steps);
+  std::snprintf(
+      buf, sizeof buf,
+      "slope %.4g%s/%s %s limit %.4g%s/%s; growth %.0f%s %s %.0f%s; minima rose in %d of %d blocks (need %d), "
+      "%s in the last",
+      sum.slope_per_query, unit, each.c_str(), v.slope_over ? ">" : "<=", t.slope_limit, unit, each.c_str(),
+      sum.growth_after_warmup, unit, v.growth_over ? ">=" : "<", t.min_growth, unit, v.rising_steps, blocks - 1,
+      v.needed_steps, v.still_rising ? "rising" : "not rising");
   v.reason = buf;
   return v;
 }

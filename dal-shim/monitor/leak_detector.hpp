@@ -25,6 +25,7 @@ struct LayerVerdict {
   std::vector<double> block_minima;  // minimum of each post-warm-up block
   int rising_steps = 0;              // block-to-block minima rises larger than the noise step
   int needed_steps = 0;              // rises required for "persistent"
+  bool still_rising = false;         // the last block's minimum rose over the one before
   bool slope_over = false, growth_over = false, persistent = false;
   std::string reason;  // one line, human readable
 };

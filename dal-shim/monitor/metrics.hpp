@@ -11,24 +11,25 @@
 namespace dalmon {
 
 enum class Metric : int {
-  JsHeapUsed = 0,   // runtime's heap used (Node heapUsed; the seed printed it as "buffers")
-  JsHeapTotal,      // runtime's heap total (Node heapTotal; the seed's "total")
-  JsExternal,       // memory owned by JS objects outside the heap (Node external)
-  JsArrayBuffers,   // ArrayBuffer backing stores (Node arrayBuffers, part of external)
-  Rss,              // resident set size
-  MallocInUse,      // glibc bytes in use
-  GoHeapInuse,      // Go heap spans in use
-  GoHeapAlloc,      // Go live objects (after forced GC)
-  GoGcCycles,       // completed Go GC cycles
-  GoSys,            // bytes the Go runtime got from the OS
-  SqliteMemory,     // sqlite3_memory_used()
-  DalBuffers,       // DAL responses not yet freed (count)
-  DalBufferBytes,   // bytes in them
-  DalStatements,    // prepared statements not finalized (count)
-  DalConnections,   // open SQLite connections (count)
-  ShimBuffers,      // shim buffers not yet released (count)
-  ShimBufferBytes,  // bytes in them
-  PlantedBytes,     // bytes leaked on purpose by plant_leak (test runs)
+  JsHeapUsed = 0,    // runtime's heap used (Node heapUsed; the seed printed it as "buffers")
+  JsHeapTotal,       // runtime's heap total (Node heapTotal; the seed's "total")
+  JsExternal,        // memory owned by JS objects outside the heap (Node external)
+  JsArrayBuffers,    // ArrayBuffer backing stores (Node arrayBuffers, part of external)
+  Rss,               // resident set size
+  RssOutsideJsHeap,  // rss minus js_heap_total: what the rss layer judges
+  MallocInUse,       // glibc bytes in use
+  GoHeapInuse,       // Go heap spans in use
+  GoHeapAlloc,       // Go live objects (after forced GC)
+  GoGcCycles,        // completed Go GC cycles
+  GoSys,             // bytes the Go runtime got from the OS
+  SqliteMemory,      // sqlite3_memory_used()
+  DalBuffers,        // DAL responses not yet freed (count)
+  DalBufferBytes,    // bytes in them
+  DalStatements,     // prepared statements not finalized (count)
+  DalConnections,    // open SQLite connections (count)
+  ShimBuffers,       // shim buffers not yet released (count)
+  ShimBufferBytes,   // bytes in them
+  PlantedBytes,      // bytes leaked on purpose by plant_leak (test runs)
   Count
 };
 inline constexpr int kMetricCount = static_cast<int>(Metric::Count);

@@ -220,7 +220,7 @@ TEST(JsonReport, ParsesAndFollowsTheSchema) {
   // A layer's figures are its metric's summary, written once.
   for (const char* k : {"start", "end", "growth_after_warmup", "slope_per_mquery"})
     EXPECT_FALSE(j["layers"][2].has(k)) << k;
-  EXPECT_EQ(j["layers"][2]["metric"].str, "rss");
+  EXPECT_EQ(j["layers"][2]["metric"].str, "rss_outside_js_heap");
   EXPECT_EQ(j["verdict"]["overall"].str, "no leak");
   EXPECT_EQ(j["verdict"]["exit_code"].num, 0);
   EXPECT_EQ(j["verdict"]["queries_answered"].num, 1e8);
