@@ -10,9 +10,11 @@
 #      the same way), valgrind (Memcheck of the plain build is the one
 #      that counts), lint and configure (the sources and the configure step
 #      are the same), compare and browser (stress:compare reruns the same
-#      drivers, and the report page is the same JS);
+#      drivers, and the report page is the same JS), ffi (the Bun, Deno and
+#      koffi suites run the same JS over libdalshim.so, which the shim,
+#      stress and Node tests of this phase exercise as built here);
 #   4. clang: the kit's product code (libdalshim.so, the addon, dalstress,
-#      the benchmarks) compiled by clang as Release, warnings as errors:
+#      the tracer) compiled by clang as Release, warnings as errors:
 #      compile-only, counted as one check (the tests ran in 2 and 3);
 #   5. the ASan + UBSan + LSan build in build-asan/ and its ctest run, minus
 #      the labels go and valgrind (the same Go code and Valgrind runs as in 2;
@@ -78,11 +80,11 @@ t=$SECONDS
 if setup_or_record release "$root/build-release" -DCMAKE_BUILD_TYPE=Release; then
   times+=("Release build $(took "$t")")
   t=$SECONDS
-  run_ctest release "$root/build-release" -LE 'go|valgrind|lint|configure|compare|browser'
+  run_ctest release "$root/build-release" -LE 'go|valgrind|lint|configure|compare|browser|ffi'
   times+=("Release tests $(took "$t")")
 fi
 t=$SECONDS
-if DALKIT_BUILD_TARGETS="dalshim dalkit_node dalstress dal_floor_bench dalshim_bench" \
+if DALKIT_BUILD_TARGETS="dalshim dalkit_node dalstress dalkit_tracer" \
   setup_or_record clang "$root/build-clang" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++; then
   echo "1 0 0" >>"$counts"
@@ -101,7 +103,7 @@ times_txt=""
 for x in "${times[@]}"; do times_txt+="${times_txt:+, }$x"; done
 read -r passed failed skipped < <(awk '{p+=$1; f+=$2; s+=$3} END {print p+0, f+0, s+0}' "$counts")
 quiet_say "ran: ctest in build/ (every label), in build-release/ (Release; every label but go, valgrind, lint," \
-  "configure, compare and browser), a clang build of the product code in build-clang/, and in build-asan/ (ASan+UBSan+LSan;" \
+  "configure, compare, browser and ffi), a clang build of the product code in build-clang/, and in build-asan/ (ASan+UBSan+LSan;" \
   "every label but go and valgrind);" \
   "took $(took "$t0")${times_txt:+ ($times_txt)}"
 echo "$passed passed, $failed failed, $skipped skipped"
