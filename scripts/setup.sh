@@ -43,6 +43,8 @@ if [[ ! -f $build/build.ninja ]]; then
     "(3-6 min on 2 cores; log: $(quiet_rel "$logs/build.log"))"
   quiet_step "$logs/build.log" "configure (cmake)" "${configure[@]}"
 elif (($#)) || ! grep -q '^DALKIT_WERROR:BOOL=ON$' "$build/CMakeCache.txt" 2>/dev/null; then
+  (($#)) || quiet_say "configuring $(quiet_rel "$build")/ again with warnings as errors (-DDALKIT_WERROR=ON), as the kit's" \
+    "own builds are (log: $(quiet_rel "$logs/build.log"))"
   quiet_step "$logs/build.log" "configure (cmake)" "${configure[@]}"
 elif ! ninja -C "$build" -n 2>/dev/null | grep -q '^ninja: no work to do'; then
   quiet_say "rebuilding what changed in $(quiet_rel "$build")/ (log: $(quiet_rel "$logs/build.log"))"
