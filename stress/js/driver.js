@@ -317,10 +317,7 @@ async function stress(binding, o, workload, { program, dir, temporary, interrupt
     }
   }
   // Stopped early: partial verdicts, exit 2 (dalmonitor.h).
-  if (interrupted() !== null) {
-    if (monitor.markInterrupted) monitor.markInterrupted(run, interrupted());
-    else monitor.fail(run, `interrupted by ${interrupted()}`); // a binding without dalmon_mark_interrupted
-  }
+  if (interrupted() !== null) monitor.markInterrupted(run, interrupted());
   let code = monitor.finish(run);
   progress.finish(done);
   out(monitor.reportText(run));
