@@ -12,14 +12,19 @@
 #      are the same), compare and browser (stress:compare reruns the same
 #      drivers, and the report page is the same JS), ffi (the Bun, Deno and
 #      koffi suites run the same JS over libdalshim.so, which the shim,
-#      stress and Node tests of this phase exercise as built here);
+#      stress and Node tests of this phase exercise as built here), and the
+#      long Node runs whose subject is JS (the clean and workload stress
+#      runs, the JS-heap plants and the --target runs: the addon calls they
+#      make are the ones node_queries, node_raw and the rest check here);
 #   4. clang: the kit's product code (libdalshim.so, the addon, dalstress,
 #      the tracer) compiled by clang as Release, warnings as errors:
 #      compile-only, counted as one check (the tests ran in 2 and 3);
 #   5. the ASan + UBSan + LSan build in build-asan/ and its ctest run, minus
 #      the labels go and valgrind (the same Go code and Valgrind runs as in 2;
 #      only the instrumented C/C++ and the addon are worth repeating).
-# Every build is configured with -DDALKIT_WERROR=ON (scripts/setup.sh).
+# Every build is configured with -DDALKIT_WERROR=ON (scripts/setup.sh), and
+# the fuzzers run 30 s each (-DDALKIT_FUZZ_SECONDS; the committed corpora
+# replay in full either way).
 # Quiet: build, apt and npm output go to <build>/logs/ and are shown only on
 # failure; ctest's full output is in <build>/logs/ctest.log, the terminal
 # gets progress, failures with their output, ctest's summary, every skipped
@@ -70,7 +75,8 @@ took() { printf '%d:%02d' $(((SECONDS - $1) / 60)) $(((SECONDS - $1) % 60)); }
 t0=$SECONDS
 times=()
 t=$SECONDS
-if setup_or_record plain "$root/build"; then
+fuzz=-DDALKIT_FUZZ_SECONDS=30
+if setup_or_record plain "$root/build" "$fuzz"; then
   times+=("build $(took "$t")")
   t=$SECONDS
   run_ctest plain "$root/build"
@@ -80,7 +86,8 @@ t=$SECONDS
 if setup_or_record release "$root/build-release" -DCMAKE_BUILD_TYPE=Release; then
   times+=("Release build $(took "$t")")
   t=$SECONDS
-  run_ctest release "$root/build-release" -LE 'go|valgrind|lint|configure|compare|browser|ffi'
+  run_ctest release "$root/build-release" -LE 'go|valgrind|lint|configure|compare|browser|ffi' \
+    -E '^node_(stress_clean|stress_workload|stress_plant_js_.*|target_.*)$'
   times+=("Release tests $(took "$t")")
 fi
 t=$SECONDS
@@ -92,7 +99,7 @@ if DALKIT_BUILD_TARGETS="dalshim dalkit_node dalstress dalkit_tracer" \
   times+=("clang build $(took "$t")")
 fi
 t=$SECONDS
-if setup_or_record asan "$root/build-asan" -DDALKIT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug; then
+if setup_or_record asan "$root/build-asan" -DDALKIT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug "$fuzz"; then
   times+=("ASan build $(took "$t")")
   t=$SECONDS
   run_ctest asan "$root/build-asan" -LE 'go|valgrind'
@@ -103,7 +110,7 @@ times_txt=""
 for x in "${times[@]}"; do times_txt+="${times_txt:+, }$x"; done
 read -r passed failed skipped < <(awk '{p+=$1; f+=$2; s+=$3} END {print p+0, f+0, s+0}' "$counts")
 quiet_say "ran: ctest in build/ (every label), in build-release/ (Release; every label but go, valgrind, lint," \
-  "configure, compare, browser and ffi), a clang build of the product code in build-clang/, and in build-asan/ (ASan+UBSan+LSan;" \
+  "configure, compare, browser and ffi, and the long JS-subject Node runs), a clang build of the product code in build-clang/, and in build-asan/ (ASan+UBSan+LSan;" \
   "every label but go and valgrind);" \
   "took $(took "$t0")${times_txt:+ ($times_txt)}"
 echo "$passed passed, $failed failed, $skipped skipped"
