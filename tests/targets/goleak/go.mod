@@ -1,0 +1,3 @@
+module dalkit/tests/targets/goleak
+
+go 1.25
