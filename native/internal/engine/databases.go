@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+
+	"dalkit/native/internal/dbname"
 )
 
 // databaseSet is a handle's open databases, at most max_databases of them.
@@ -42,7 +44,7 @@ func (s *databaseSet) acquire(name []byte) (*database, error) {
 	if d != nil {
 		return d, nil
 	}
-	if err := validateDBName(name); err != nil {
+	if err := dbname.Validate(name); err != nil {
 		return nil, err
 	}
 	path := filepath.Join(s.dir, string(name))

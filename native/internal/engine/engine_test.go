@@ -437,3 +437,6 @@ func TestFreshDatabaseOpenedConcurrently(t *testing.T) {
 		}
 	}
 }
+
+// sqliteDBs is the open databases of a SQLite handle.
+func sqliteDBs(h *Handle) *databaseSet { return &h.be.(*sqliteBackend).dbs }

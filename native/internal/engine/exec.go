@@ -39,11 +39,16 @@ func (h *Handle) Exec(db, sql []byte) error {
 	if i := bytes.IndexByte(sql, 0); i >= 0 {
 		return errorf(ERequest, fmt.Sprintf("SQL text contains a NUL byte at offset %d of %d; pass its exact length without a terminator", i, len(sql)))
 	}
-	d, err := h.dbs.acquire(db)
+	return h.be.Exec(db, sql)
+}
+
+// Exec runs dal_exec's SQL text on the writer connection of database db.
+func (b *sqliteBackend) Exec(db, sql []byte) error {
+	d, err := b.dbs.acquire(db)
 	if err != nil {
 		return err
 	}
-	defer h.dbs.release(d)
+	defer b.dbs.release(d)
 	c, err := d.lockWriter()
 	if err != nil {
 		return err
@@ -64,7 +69,7 @@ func (h *Handle) Exec(db, sql []byte) error {
 	}
 	var se *sqlite.Error
 	if errors.As(err, &se) && se.Code == sqlite.Interrupt && c.db.TimeLimitExpired() {
-		return errorf(ELimit, fmt.Sprintf("SQL text took longer than max_query_ms=%d and was interrupted; the statement it was running was rolled back", h.opts.MaxQueryMs))
+		return errorf(ELimit, fmt.Sprintf("SQL text took longer than max_query_ms=%d and was interrupted; the statement it was running was rolled back", b.opts.MaxQueryMs))
 	}
 	return errorf(EDatabase, fmt.Sprintf("SQL error in database %q: %v", db, err))
 }

@@ -2,18 +2,15 @@ package engine
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"sync"
 
 	"dalkit/native/internal/planted"
-	"dalkit/native/internal/sqlite"
 )
 
-// Handle is an open data directory: the unit dal_open returns. This file
-// holds its lifecycle; pipeline.go runs requests on it.
+// Handle is an open data directory or PostgreSQL database: the unit
+// dal_open returns. This file holds its lifecycle; pipeline.go runs
+// requests on it, through its backend.
 type Handle struct {
-	dir  string
 	opts Options
 
 	// life is held shared by every running query and exclusively by Close,
@@ -21,7 +18,7 @@ type Handle struct {
 	life   sync.RWMutex
 	closed bool
 
-	dbs databaseSet
+	be Backend
 
 	plant *planted.Planter // nil unless a plant_leak option asked for one
 }
@@ -32,25 +29,12 @@ func Open(dataDir, options string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if dataDir == "" {
-		return 0, errorf(EDatabase, "data directory is empty")
-	}
-	abs, err := filepath.Abs(dataDir)
-	if err == nil {
-		abs, err = filepath.EvalSymlinks(abs)
-	}
+	h := &Handle{opts: opts}
+	be, err := openSQLite(dataDir, &h.opts)
 	if err != nil {
-		return 0, errorf(EDatabase, fmt.Sprintf("data directory %q: %v", dataDir, err))
+		return 0, err
 	}
-	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-		return 0, errorf(EDatabase, fmt.Sprintf("data directory %q is not a directory", dataDir))
-	}
-	// Settle the process's SQLite configuration now, before the host's
-	// next SQLite call could initialize the library without it: databases
-	// open their connections only on first use (internal/sqlite, config.c).
-	sqlite.Configuration()
-	h := &Handle{dir: abs, opts: opts}
-	h.dbs.init(abs, &h.opts)
+	h.be = be
 	h.plant = planted.New(opts.PlantLeak, opts.PlantLeakBytes)
 	return registry.add(h), nil
 }
@@ -65,7 +49,7 @@ func Close(id int64) error {
 	h.life.Lock()
 	h.closed = true
 	h.life.Unlock()
-	h.dbs.closeAll()
+	h.be.Close()
 	return nil
 }
 

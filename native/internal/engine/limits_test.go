@@ -53,7 +53,7 @@ func TestMaxDatabasesClosesIdleLeastRecentlyUsed(t *testing.T) {
 		if e, _ := m["e"].(string); !strings.Contains(e, "no such table") {
 			t.Fatalf("%s: %v", name, m)
 		}
-		if n := h.dbs.open(); n > 3 {
+		if n := sqliteDBs(h).open(); n > 3 {
 			t.Fatalf("%d databases open, max_databases=3", n)
 		}
 		if i%2 == 0 { // keep first.db recently used: it must stay open
@@ -62,9 +62,9 @@ func TestMaxDatabasesClosesIdleLeastRecentlyUsed(t *testing.T) {
 			}
 		}
 	}
-	h.dbs.mu.RLock()
-	_, firstOpen := h.dbs.byName["first.db"]
-	h.dbs.mu.RUnlock()
+	sqliteDBs(h).mu.RLock()
+	_, firstOpen := sqliteDBs(h).byName["first.db"]
+	sqliteDBs(h).mu.RUnlock()
 	if !firstOpen {
 		t.Fatal("the most recently used database was closed instead of an idle older one")
 	}
@@ -73,11 +73,11 @@ func TestMaxDatabasesClosesIdleLeastRecentlyUsed(t *testing.T) {
 func TestMaxDatabasesNeverClosesOneInUse(t *testing.T) {
 	h, _ := openTemp(t, "max_databases=2")
 	// Hold two databases as a running request would.
-	a, err := h.dbs.acquire([]byte("a.db"))
+	a, err := sqliteDBs(h).acquire([]byte("a.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := h.dbs.acquire([]byte("b.db"))
+	b, err := sqliteDBs(h).acquire([]byte("b.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,18 +86,18 @@ func TestMaxDatabasesNeverClosesOneInUse(t *testing.T) {
 	if m := result(t, h, request(1, "a.db", in("t"), with("Find", obj{}))); m["e"] == nil {
 		t.Fatalf("a.db: %v", m)
 	}
-	h.dbs.release(a)
+	sqliteDBs(h).release(a)
 	if m := result(t, h, request(1, "c.db", in("t"), with("Find", obj{}))); m["e"] == nil {
 		t.Fatalf("c.db after a.db went idle: %v", m)
 	}
-	h.dbs.mu.RLock()
-	_, aOpen := h.dbs.byName["a.db"]
-	_, bOpen := h.dbs.byName["b.db"]
-	h.dbs.mu.RUnlock()
+	sqliteDBs(h).mu.RLock()
+	_, aOpen := sqliteDBs(h).byName["a.db"]
+	_, bOpen := sqliteDBs(h).byName["b.db"]
+	sqliteDBs(h).mu.RUnlock()
 	if aOpen || !bOpen {
 		t.Fatalf("want a.db (idle) closed and b.db (in use) open: a=%v b=%v", aOpen, bOpen)
 	}
-	h.dbs.release(b)
+	sqliteDBs(h).release(b)
 }
 
 func TestMaxResponseBytes(t *testing.T) {

@@ -9,8 +9,8 @@ import (
 	"dalkit/native/internal/wire"
 )
 
-// The run pipeline of one request: size check, decode, build, database,
-// execute, planted leak.
+// The run pipeline of one request: size check, decode, build, the
+// backend's Run, planted leak.
 
 // Query executes one request held in Go memory.
 func (h *Handle) Query(req []byte) (Response, error) {
@@ -39,23 +39,20 @@ func (h *Handle) QueryAt(p unsafe.Pointer, n uint64) (Response, error) {
 }
 
 func (h *Handle) run(cs *callState, req []byte) error {
+	cs.b.SetDialect(h.be.Dialect())
 	r, err := cs.build(req)
 	if err != nil {
 		return err
 	}
-	d, err := h.dbs.acquire(r.DB)
-	if err != nil {
-		return err
-	}
-	defer h.dbs.release(d)
-	out, err := h.execute(d, r, cs.out[:0])
-	if err != nil {
-		return err
-	}
+	out, err := h.be.Run(r, cs.out[:0])
 	cs.out = out
+	if err != nil {
+		return err
+	}
 	queriesDone.Add(1)
 	if h.plant != nil {
-		h.plant.PerQuery(d)
+		leaker, _ := h.be.(statementLeaker)
+		h.plant.PerQuery(plantTarget{be: leaker, db: r.DB})
 	}
 	return nil
 }
@@ -85,27 +82,4 @@ func (cs *callState) build(req []byte) (*query.Request, error) {
 	}
 	cs.b.Remember(req, r)
 	return r, nil
-}
-
-// execute runs a built request: a lone SELECT on a reader connection,
-// anything else on the writer.
-func (h *Handle) execute(d *database, r *query.Request, out []byte) ([]byte, error) {
-	if !r.Tx && r.Stmts[0].Kind == query.Select {
-		c, err := d.acquireReader()
-		if err != nil {
-			return out, err
-		}
-		defer d.releaseReader(c)
-		c.db.ArmTimeLimit()
-		st := stepper{c: c, req: r, opts: &h.opts}
-		return st.selectRows(&r.Stmts[0], out)
-	}
-	c, err := d.lockWriter()
-	if err != nil {
-		return out, err
-	}
-	defer d.unlockWriter()
-	c.db.ArmTimeLimit()
-	st := stepper{c: c, req: r, opts: &h.opts}
-	return st.writes(out)
 }

@@ -1,5 +1,7 @@
-// Package query turns a decoded DAL request (docs/protocol.md) into SQLite
-// statements: canonical SQL text with '?' placeholders plus the values to bind.
+// Package query turns a decoded DAL request (docs/protocol.md) into SQL
+// statements in the dialect of the handle's backend (dialect.go: SQLite's
+// '?' or PostgreSQL's '$n' placeholders, and the other differences):
+// canonical SQL text plus the values to bind.
 //
 // The SQL text doubles as the engine's prepared-statement cache key, so the
 // same query shape must always produce byte-identical SQL, and no request value
@@ -35,8 +37,8 @@ func (k Kind) String() string {
 // Stmt is one statement ready to prepare and bind.
 type Stmt struct {
 	Kind Kind
-	SQL  []byte       // SQL text; '?' placeholders only
-	Args []wire.Value // scalars only (Nil, Bool, Int, Float, Str, Bin), one per '?', in order
+	SQL  []byte       // SQL text; placeholders only ('?' or '$n', by dialect)
+	Args []wire.Value // scalars only (Nil, Bool, Int, Float, Str, Bin), one per placeholder, in order
 }
 
 // Request is a validated request. DB is the raw name from the request; the
@@ -66,13 +68,14 @@ const maxRetained = 1 << 20
 // and keeps its buffers, so that a typical request builds without allocating
 // after warm-up. Not safe for concurrent use.
 type Builder struct {
-	req   Request
-	stmts []Stmt
-	spans []span
-	sql   []byte       // SQL of all statements, back to back
-	args  []wire.Value // args of all statements, back to back
-	first int          // index in args of the current statement's first arg
-	p     plan         // the command list being built
+	dialect Dialect
+	req     Request
+	stmts   []Stmt
+	spans   []span
+	sql     []byte       // SQL of all statements, back to back
+	args    []wire.Value // args of all statements, back to back
+	first   int          // index in args of the current statement's first arg
+	p       plan         // the command list being built
 
 	// For the shape cache (shapes.go): the scan of the request, and where
 	// its id and db were and which bound values were checked by value.
@@ -163,7 +166,7 @@ func (b *Builder) bind(v wire.Value) error {
 		return errorf("too many parameters: a statement may bind at most %d values", MaxParams)
 	}
 	b.args = append(b.args, v)
-	b.sql = append(b.sql, '?')
+	b.placeholder()
 	return nil
 }
 

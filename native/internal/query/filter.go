@@ -129,8 +129,8 @@ func isLogical(k wire.Value) bool {
 
 // column appends the terms for one `column: value` entry.
 func (b *Builder) column(col []byte, v wire.Value, join bool) error {
-	if !validIdent(col, 2) {
-		return identErr(col, 2)
+	if err := b.checkIdent(col, 2); err != nil {
+		return err
 	}
 	switch v.Kind {
 	case wire.Map:
@@ -209,13 +209,17 @@ func (b *Builder) operator(col, op []byte, v wire.Value) error {
 		if v.Kind != wire.Str {
 			return errorf("%s on column %s: value must be a string pattern, got %s", op, q(col), v.Kind)
 		}
-		switch op[1] {
-		case 'l':
-			sqlOp = " LIKE "
-		case 'n':
-			sqlOp = " NOT LIKE "
-		default:
+		switch {
+		case op[1] == 'g' && b.dialect == PostgreSQL:
+			return errorf("$glob on column %s: PostgreSQL has no GLOB, and the DAL does not rewrite patterns; use $like (case-insensitive, %% and _)", q(col))
+		case op[1] == 'g':
 			sqlOp = " GLOB "
+		case b.dialect == PostgreSQL:
+			// ILIKE: SQLite's LIKE ignores ASCII case. ESCAPE '': SQLite's
+			// LIKE has no escape character, PostgreSQL's is \ by default.
+			sqlOp = pick(op[1] == 'l', " ILIKE ", " NOT ILIKE ")
+		default:
+			sqlOp = pick(op[1] == 'l', " LIKE ", " NOT LIKE ")
 		}
 	case "$in", "$nin":
 		return b.in(col, op, v)
@@ -241,7 +245,13 @@ func (b *Builder) operator(col, op []byte, v wire.Value) error {
 	}
 	b.ident(col, 2)
 	b.w(sqlOp)
-	return colErr(col, b.bind(v))
+	if err := b.bind(v); err != nil {
+		return colErr(col, err)
+	}
+	if sqlOp == " ILIKE " || sqlOp == " NOT ILIKE " {
+		b.w(" ESCAPE ''")
+	}
+	return nil
 }
 
 // in appends $in / $nin. The empty-list forms are constants without the

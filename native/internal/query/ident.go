@@ -73,8 +73,8 @@ func identErr(name []byte, maxParts int) error {
 // `a` -> `"a"`, `t.a` -> `"t"."a"`. The parts contain no '"', so no escaping
 // is needed.
 func (b *Builder) ident(name []byte, maxParts int) error {
-	if !validIdent(name, maxParts) {
-		return identErr(name, maxParts)
+	if err := b.checkIdent(name, maxParts); err != nil {
+		return err
 	}
 	if dot := bytes.IndexByte(name, '.'); dot >= 0 {
 		b.quoted(name[:dot])

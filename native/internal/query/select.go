@@ -47,7 +47,7 @@ func (b *Builder) table() error {
 			return errorf("In: argument %d must be a string (%s), got %s", i+1, [2]string{"table", "alias"}[i], x.Kind)
 		}
 	}
-	if err := b.ident(a[0].Bytes, 2); err != nil {
+	if err := b.tableName(a[0].Bytes); err != nil {
 		return prefix(err, "In: ")
 	}
 	if len(a) == 2 {
@@ -241,7 +241,7 @@ func (b *Builder) join(j wire.Value) error {
 	if sp := bytes.IndexByte(t, ' '); sp >= 0 {
 		t, alias = t[:sp], t[sp+1:]
 	}
-	if err := b.ident(t, 2); err != nil {
+	if err := b.tableName(t); err != nil {
 		return prefix(err, "$for %s: ", q(forV.Bytes))
 	}
 	if alias != nil {
@@ -324,7 +324,7 @@ func (b *Builder) sort() error {
 
 // limit emits ` LIMIT ?` and ` OFFSET ?`. SQLite has no OFFSET without
 // LIMIT, and LIMIT -1 means "no limit"; the -1 is a constant of the SQL shape,
-// not a request value.
+// not a request value. PostgreSQL takes OFFSET alone (and refuses LIMIT -1).
 func (b *Builder) limit() error {
 	lim, err := b.count(mLimit)
 	if err != nil {
@@ -339,7 +339,7 @@ func (b *Builder) limit() error {
 		if err := b.bindChecked(lim); err != nil {
 			return err
 		}
-	} else if off.Kind != wire.Nil {
+	} else if off.Kind != wire.Nil && b.dialect == SQLite {
 		b.w(" LIMIT -1")
 	}
 	if off.Kind != wire.Nil {

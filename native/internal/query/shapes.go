@@ -37,6 +37,7 @@ const (
 )
 
 type shape struct {
+	dialect  Dialect     // the same request builds to other SQL in another dialect
 	skeleton []byte      // to find the set: wire.Flat.Skeleton
 	kinds    []wire.Kind // kind of each free scalar, in wire order
 	fixedRaw []byte      // the request's bytes around the free scalars, back to back
@@ -87,7 +88,7 @@ func (b *Builder) Cached(raw []byte) (r *Request, ok bool) {
 		if s == nil {
 			break
 		}
-		if s.match(raw, &b.free) {
+		if s.dialect == b.dialect && s.match(raw, &b.free) {
 			b.use(s, i)
 			return b.fromShape(s)
 		}
@@ -98,7 +99,7 @@ func (b *Builder) Cached(raw []byte) (r *Request, ok bool) {
 	}
 	set := &shapes.sets[shapes.set(b.flat.Skeleton)]
 	for w := range set.ways {
-		if s := set.ways[w].Load(); s != nil && s.match(raw, &b.free) {
+		if s := set.ways[w].Load(); s != nil && s.dialect == b.dialect && s.match(raw, &b.free) {
 			b.use(s, len(b.recent)-1)
 			return b.fromShape(s)
 		}
@@ -190,7 +191,7 @@ func (b *Builder) Remember(raw []byte, r *Request) {
 	if free[b.dbPos] {
 		return // db is never bound; this would be a builder change to look at
 	}
-	s := &shape{skeleton: bytes.Clone(f.Skeleton), db: bytes.Clone(r.DB), tx: r.Tx, codes: r.Codes}
+	s := &shape{dialect: b.dialect, skeleton: bytes.Clone(f.Skeleton), db: bytes.Clone(r.DB), tx: r.Tx, codes: r.Codes}
 	slot := make([]int32, len(free)) // scalar index -> index among the free ones
 	at := int32(0)
 	for i, isFree := range free {

@@ -127,6 +127,9 @@ func (b *Builder) upsert() error {
 	case !has.has(mDoUpdate) && !has.has(mDoNothing):
 		return errorf(upsertRule)
 	}
+	if len(b.p.args[mOnConflict].Items) == 0 && has.has(mDoUpdate) && b.dialect == PostgreSQL {
+		return errorf("OnConflict: DoUpdate needs conflict columns on PostgreSQL (ON CONFLICT DO UPDATE requires a target there); name the unique columns, or use DoNothing")
+	}
 	b.w(" ON CONFLICT")
 	// An empty target is valid SQLite (any uniqueness conflict, 3.35+).
 	if target := b.p.args[mOnConflict].Items; len(target) > 0 {
