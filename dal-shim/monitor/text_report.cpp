@@ -128,6 +128,26 @@ std::string layer_list(const std::vector<std::string>& names) {
   return s;
 }
 
+// Borderline layers with their reasons, and what --confirm did about them.
+void borderline_lines(std::string& out, const RunResult& r, const RunParams& p, const UnitWords& u) {
+  if (r.borderline) {
+    for (const LayerVerdict& v : r.layers)
+      if (v.borderline)
+        out += dalkit::concat("BORDERLINE: ", layer_info(v.layer).name, " ", verdict_name(v.status), ": ",
+                              v.borderline_reason, "\n");
+    if (!r.confirms)
+      out += dalkit::concat("BORDERLINE: a longer run could turn this verdict over; --confirm repeats it with ",
+                            grouped(2 * p.queries_planned), " ", u.plural, "\n");
+  }
+  if (r.confirms) {
+    const ConfirmedRun& c = *r.confirms;
+    std::string was = c.exit_code == 1 ? "LEAK in " + layer_list(c.leaking_layers) : std::string("NO LEAK");
+    out += dalkit::concat("CONFIRMATION: the run of ", grouped(c.queries_planned), " ", u.plural, " was borderline (",
+                          was, "; borderline in ", layer_list(c.borderline_layers), "); this run repeated it with ",
+                          grouped(p.queries_planned), " ", u.plural, " (--confirm) and its verdict stands\n");
+  }
+}
+
 std::string verdict_line(const RunResult& r, const UnitWords& u) {
   std::string v = "VERDICT: ";
   if (r.exit_code == 1) {
@@ -209,6 +229,7 @@ std::string TextReport::render(const RunParams& p, const std::vector<Sample>& sa
   verdict_table(out, r, u);
   out += "\n";
   for (const std::string& e : r.errors) out += "ERROR: " + e + "\n";
+  borderline_lines(out, r, p, u);
   out += verdict_line(r, u);
   return out;
 }
