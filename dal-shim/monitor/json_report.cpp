@@ -35,6 +35,35 @@ void summary_object(JsonWriter& w, const SeriesSummary& s) {
   }
   w.end_object();
 }
+// How the native:<dso> layers were measured, and every DSO the tracer saw
+// with the layer it went into ("native:others" for the ones not shown).
+void attribution_object(JsonWriter& w, const RunResult& r) {
+  const TracerFacts& t = r.tracer;
+  w.key("attribution").begin_object();
+  w.key("tracer").value(t.present);
+  if (t.present) {
+    w.key("sample_bytes").maybe(t.sample_bytes);
+    w.key("dropped").value(t.dropped);
+    w.key("runtime_heap_visible").value(t.runtime_heap_visible);
+    w.key("dsos").begin_array();
+    for (size_t i = 0; i < t.dsos.size(); ++i) {
+      const DsoInfo& d = t.dsos[i];
+      const std::string path = d.path.empty() ? d.name : d.path;
+      std::string_view layer;
+      for (const NativeLayer& L : r.native)
+        for (const std::string& member : L.dsos)
+          if (member == path && (d.main == (L.name == kRuntimeLayer))) layer = L.name;
+      w.begin_object();
+      w.key("name").value(d.name);
+      w.key("path").value(d.path);
+      w.key("main").value(d.main);
+      w.key("layer").value(layer);
+      w.end_object();
+    }
+    w.end_array();
+  }
+  w.end_object();
+}
 }  // namespace
 
 std::string JsonReport::render(const RunParams& p, const std::vector<Sample>& samples, const RunResult& r) {
@@ -112,6 +141,9 @@ std::string JsonReport::render(const RunParams& p, const std::vector<Sample>& sa
     const MetricInfo& mi = metric_info(static_cast<Metric>(m));
     w.begin_object().key("name").value(mi.name).key("unit").value(unit_name(mi.unit)).end_object();
   }
+  // The allocation tracer's layers: each is its own metric, named like it.
+  for (const NativeLayer& L : r.native)
+    w.begin_object().key("name").value(L.name).key("unit").value(unit_name(Unit::Bytes)).end_object();
   w.end_array();
 
   w.key("samples").begin_array();
@@ -125,6 +157,7 @@ std::string JsonReport::render(const RunParams& p, const std::vector<Sample>& sa
     w.key("wall_s").value(s.wall_s);
     w.key("cpu_s").value(s.cpu_s);
     for (int m = 0; m < kMetricCount; ++m) w.key(metric_info(static_cast<Metric>(m)).name).maybe(s.values[m]);
+    for (const NativeLayer& L : r.native) w.key(L.name).maybe(L.values[i]);
     w.end_object();
   }
   w.end_array();
@@ -134,15 +167,26 @@ std::string JsonReport::render(const RunParams& p, const std::vector<Sample>& sa
     w.key(metric_info(static_cast<Metric>(m)).name);
     summary_object(w, r.metrics[m]);
   }
+  for (const NativeLayer& L : r.native) {
+    w.key(L.name);
+    summary_object(w, L.summary);
+  }
   w.end_object();
 
   w.key("layers").begin_array();
-  for (const LayerVerdict& v : r.layers) {
-    const LayerInfo& li = layer_info(v.layer);
+  // A fixed layer (metrics.hpp) or a native:<dso> one (its metric is itself,
+  // and it lists the DSOs it sums).
+  auto layer_object = [&](std::string_view name, std::string_view metric, Unit unit, const LayerVerdict& v,
+                          const std::vector<std::string>* dsos) {
     w.begin_object();
-    w.key("layer").value(li.name);
-    w.key("metric").value(metric_info(li.metric).name);
-    w.key("unit").value(unit_name(metric_info(li.metric).unit));
+    w.key("layer").value(name);
+    w.key("metric").value(metric);
+    w.key("unit").value(unit_name(unit));
+    if (dsos) {
+      w.key("dsos").begin_array();
+      for (const std::string& d : *dsos) w.value(d);
+      w.end_array();
+    }
     w.key("verdict").value(verdict_name(v.status));
     w.key("partial").value(v.partial);
     w.key("slope_limit_per_mquery").value(v.threshold.slope_limit * 1e6);
@@ -158,17 +202,18 @@ std::string JsonReport::render(const RunParams& p, const std::vector<Sample>& sa
       w.key("slope_over").value(v.slope_over);
       w.key("growth_over").value(v.growth_over);
       w.key("persistent").value(v.persistent);
-      w.key("borderline").value(v.borderline);
-      w.key("borderline_reason");
-      if (v.borderline)
-        w.value(v.borderline_reason);
-      else
-        w.null();
     }
     w.key("reason").value(v.reason);
     w.end_object();
+  };
+  for (const LayerVerdict& v : r.layers) {
+    const LayerInfo& li = layer_info(v.layer);
+    layer_object(li.name, metric_info(li.metric).name, metric_info(li.metric).unit, v, nullptr);
   }
+  for (const NativeLayer& L : r.native) layer_object(L.name, L.name, Unit::Bytes, L.verdict, &L.dsos);
   w.end_array();
+
+  attribution_object(w, r);
 
   w.key("verdict").begin_object();
   w.key("overall").value(r.overall);
@@ -197,29 +242,6 @@ std::string JsonReport::render(const RunParams& p, const std::vector<Sample>& sa
   w.key("errors").begin_array();
   for (const auto& e : r.errors) w.value(e);
   w.end_array();
-  w.key("borderline").value(r.borderline);
-  w.key("borderline_layers").begin_array();
-  for (const auto& n : r.borderline_layers) w.value(n);
-  w.end_array();
-  // A confirmation run (--confirm): the borderline run it repeats; this
-  // run's verdict is the one that stands.
-  w.key("confirms");
-  if (r.confirms) {
-    const ConfirmedRun& c = *r.confirms;
-    w.begin_object();
-    w.key("queries_planned").value(c.queries_planned);
-    w.key("overall").value(c.overall);
-    w.key("exit_code").value(static_cast<int64_t>(c.exit_code));
-    w.key("leaking_layers").begin_array();
-    for (const auto& n : c.leaking_layers) w.value(n);
-    w.end_array();
-    w.key("borderline_layers").begin_array();
-    for (const auto& n : c.borderline_layers) w.value(n);
-    w.end_array();
-    w.end_object();
-  } else {
-    w.null();
-  }
   w.end_object();
 
   w.end_object();

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace dalmon {
 
@@ -80,6 +81,10 @@ struct Sample {
   double wall_s = 0;    // since the run started
   double cpu_s = 0;     // user + system, whole process
   std::array<int64_t, kMetricCount> values{};
+  // The allocation tracer's figure per DSO, indexed by the tracer's DSO
+  // index (dso_stats_source.hpp); empty when no tracer is loaded.  Not a
+  // Metric: which DSOs exist is known only at run time (native_layers.hpp).
+  std::vector<int64_t> dso_bytes;
 
   int64_t& operator[](Metric m) noexcept { return values[static_cast<int>(m)]; }
   int64_t operator[](Metric m) const noexcept { return values[static_cast<int>(m)]; }

@@ -13,10 +13,12 @@ int64_t unix_ms_now() {
 }
 }  // namespace
 
-Monitor::Monitor(RunParams params, NativeStatsSource* source, std::unique_ptr<ProcessProbe> probe)
+Monitor::Monitor(RunParams params, NativeStatsSource* source, std::unique_ptr<ProcessProbe> probe,
+                 DsoStatsSource* dsos)
     : params_(std::move(params)),
       source_(source),
       probe_(probe ? std::move(probe) : std::make_unique<LinuxProcessProbe>()),
+      dsos_(dsos ? dsos : &process_dso_source()),
       t0_(std::chrono::steady_clock::now()),
       started_unix_ms_(unix_ms_now()) {
   // CPU is reported for the run only, not for loading the runtime before it.
@@ -64,6 +66,7 @@ int64_t Monitor::sample(int64_t queries_done, const JsFigures& js, std::string& 
     s[Metric::ShimBufferBytes] = ns.shim_buffer_bytes_live;
     s[Metric::PlantedBytes] = ns.dal_planted_bytes;
   }
+  read_dsos(s);
   ProcessFigures pf = probe_->read();
   s[Metric::Rss] = pf.rss;
   // metrics.cpp says why the rss layer leaves the JS heap out.
@@ -74,6 +77,22 @@ int64_t Monitor::sample(int64_t queries_done, const JsFigures& js, std::string& 
   s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
   samples_.push_back(s);
   return static_cast<int64_t>(samples_.size() - 1);
+}
+
+// The allocation tracer's figure per DSO (native_layers.hpp), after the Go
+// GC like the process figures.  Names are asked for once per new DSO.
+void Monitor::read_dsos(Sample& s) {
+  if (!dsos_->present()) return;
+  DsoReading d;
+  if (!dsos_->read(d)) return;
+  if (!tracer_.present) {
+    tracer_.present = true;
+    tracer_.runtime_heap_visible = dsos_->runtime_heap_visible();
+  }
+  for (size_t i = tracer_.dsos.size(); i < d.bytes.size(); ++i) tracer_.dsos.push_back(dsos_->info(static_cast<int>(i)));
+  tracer_.sample_bytes = d.sample_bytes;
+  tracer_.dropped = d.dropped;
+  s.dso_bytes = std::move(d.bytes);
 }
 
 void Monitor::count(int64_t queries, int64_t bytes_in, int64_t bytes_out, int64_t errors) noexcept {
@@ -106,16 +125,6 @@ void Monitor::mark_interrupted(const std::string& cause) {
   if (!cause.empty()) interrupt_cause_ = cause;
 }
 
-void Monitor::mark_confirmation(ConfirmedRun first) {
-  std::lock_guard lk(mu_);
-  confirms_ = std::move(first);
-}
-
-ConfirmedRun Monitor::as_confirmed() {
-  const RunResult& r = finish();
-  return ConfirmedRun{params_.queries_planned, r.exit_code, r.overall, r.leaking_layers, r.borderline_layers};
-}
-
 bool Monitor::finished() const {
   std::lock_guard lk(mu_);
   return result_.has_value();
@@ -133,8 +142,8 @@ const RunResult& Monitor::finish() {
     f.failures = failures_;
     f.interrupted = interrupted_;
     f.interrupt_cause = interrupt_cause_;
-    f.confirms = confirms_;
     f.started_unix_ms = started_unix_ms_;
+    f.tracer = tracer_;
     f.wall_s = wall;
     f.cpu_user_s = pf.cpu_user_s - proc0_.cpu_user_s;
     f.cpu_sys_s = pf.cpu_sys_s - proc0_.cpu_sys_s;

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "dso_stats_source.hpp"
 #include "latency_histogram.hpp"
 #include "metrics.hpp"
 #include "native_stats_source.hpp"
@@ -32,9 +33,10 @@ namespace dalmon {
 class Monitor {
  public:
   // source: nullptr = the process-wide one (set_native_stats_source) read at
-  // each sample; probe: nullptr = LinuxProcessProbe.
+  // each sample; probe: nullptr = LinuxProcessProbe; dsos: nullptr = the
+  // allocation tracer preloaded in this process, if any (process_dso_source).
   explicit Monitor(RunParams params, NativeStatsSource* source = nullptr,
-                   std::unique_ptr<ProcessProbe> probe = nullptr);
+                   std::unique_ptr<ProcessProbe> probe = nullptr, DsoStatsSource* dsos = nullptr);
 
   Monitor(const Monitor&) = delete;
   Monitor& operator=(const Monitor&) = delete;
@@ -60,13 +62,6 @@ class Monitor {
   // every layer that has enough samples.  `cause` may be empty.
   void mark_interrupted(const std::string& cause);
 
-  // Declare this run the confirmation of a borderline run (--confirm): the
-  // reports then name that run and say that this run's verdict stands.
-  void mark_confirmation(ConfirmedRun first);
-
-  // What a confirmation run says of this one (finish() first, implicitly).
-  ConfirmedRun as_confirmed();
-
   // Freeze the run and compute the verdict.  Idempotent: later calls return
   // the same result, so a driver can call it and then print reports.
   const RunResult& finish();
@@ -80,10 +75,12 @@ class Monitor {
 
  private:
   RunCounts counts() const noexcept;
+  void read_dsos(Sample& s);  // under mu_
 
   const RunParams params_;
   NativeStatsSource* const source_;
   std::unique_ptr<ProcessProbe> probe_;
+  DsoStatsSource* const dsos_;
   const std::chrono::steady_clock::time_point t0_;
   const int64_t started_unix_ms_;
   ProcessFigures proc0_;
@@ -93,11 +90,11 @@ class Monitor {
 
   mutable std::mutex mu_;  // guards everything below
   std::vector<Sample> samples_;
+  TracerFacts tracer_;  // what the samples learnt about the tracer and its DSOs
   Startup startup_;
   std::vector<std::string> failures_;
   bool interrupted_ = false;
   std::string interrupt_cause_;
-  std::optional<ConfirmedRun> confirms_;
   std::optional<RunResult> result_;
   std::string text_, json_;
 };

@@ -28,7 +28,6 @@ RunResult conclude_run(const RunParams& p, const std::vector<Sample>& samples, R
   r.started_unix_ms = f.started_unix_ms;
   r.interrupted = f.interrupted;
   r.interrupt_cause = std::move(f.interrupt_cause);
-  r.confirms = std::move(f.confirms);
   r.wall_s = f.wall_s;
   r.cpu_user_s = f.cpu_user_s;
   r.cpu_sys_s = f.cpu_sys_s;
@@ -62,6 +61,18 @@ RunResult conclude_run(const RunParams& p, const std::vector<Sample>& samples, R
   const bool complete = !r.interrupted && (p.queries_planned == 0 || r.answered >= p.queries_planned);
   int insufficient = 0, judged = 0;
   int fewest = INT_MAX;  // post-warm-up samples of the worst insufficient layer
+  // Every layer's verdict counts the same way, fixed or native:<dso>.
+  auto tally = [&](LayerVerdict& v, const SeriesSummary& s, std::string_view name) {
+    if (v.status == VerdictStatus::Leak || v.status == VerdictStatus::NoLeak) {
+      ++judged;
+      if (!complete) v.partial = r.partial = true;
+    }
+    if (v.status == VerdictStatus::Leak) r.leaking_layers.emplace_back(name);
+    if (v.status == VerdictStatus::Insufficient) {
+      ++insufficient;
+      fewest = std::min(fewest, s.post_warmup_samples);
+    }
+  };
   for (int l = 0; l < kLayerCount; ++l) {
     const Layer layer = static_cast<Layer>(l);
     const int m = static_cast<int>(layer_info(layer).metric);
@@ -69,18 +80,13 @@ RunResult conclude_run(const RunParams& p, const std::vector<Sample>& samples, R
     // (a --target without it), so the layer does not exist in this run.
     if (layer_info(layer).dal && !r.metrics[m].available) continue;
     LayerVerdict v = LeakDetector::judge(layer, series[m], r.metrics[m], p.thresholds[l], p.min_samples, u.name);
-    if (v.status == VerdictStatus::Leak || v.status == VerdictStatus::NoLeak) {
-      ++judged;
-      if (!complete) v.partial = r.partial = true;
-    }
-    if (v.status == VerdictStatus::Leak) r.leaking_layers.emplace_back(layer_info(layer).name);
-    if (v.borderline) r.borderline_layers.emplace_back(layer_info(layer).name);
-    if (v.status == VerdictStatus::Insufficient) {
-      ++insufficient;
-      fewest = std::min(fewest, r.metrics[m].post_warmup_samples);
-    }
+    tally(v, r.metrics[m], layer_info(layer).name);
     r.layers.push_back(std::move(v));
   }
+  // The allocation tracer's layers, judged by the same rule (native_layers.hpp).
+  r.tracer = std::move(f.tracer);
+  r.native = native_layers(p, samples, r.tracer, r.warmup_boundary_queries);
+  for (NativeLayer& L : r.native) tally(L.verdict, L.summary, L.name);
 
   // Exit code 2 wins over 1: a run with wrong answers, missing answers or too
   // few samples proves nothing either way, and must not pass as "no leak".
@@ -113,8 +119,6 @@ RunResult conclude_run(const RunParams& p, const std::vector<Sample>& samples, R
     r.errors.push_back(need);
   }
 
-  // An error is no verdict to confirm: running longer does not mend it.
-  r.borderline = r.errors.empty() && !r.borderline_layers.empty();
   if (!r.errors.empty()) {
     r.exit_code = 2;
     r.overall = "error";

@@ -18,6 +18,7 @@ struct LayerThreshold {
 
 // Defaults chosen per layer for its noise; see docs/leak-verdict.md.
 const std::array<LayerThreshold, kLayerCount>& default_thresholds() noexcept;
+LayerThreshold default_native_threshold() noexcept;
 
 // What the driver counts on the x axis: a DAL query (the kit's workloads,
 // the default) or one iteration of a --target module (docs/targets.md).
@@ -47,6 +48,9 @@ struct RunParams {
   bool verbose = false;             // text report also lists every sample (START, ITERATION n, END blocks)
   int32_t min_samples = 6;          // post-warm-up samples needed for any verdict
   std::array<LayerThreshold, kLayerCount> thresholds = default_thresholds();
+  // One pair for every native:<dso> layer of the allocation tracer
+  // (native_layers.hpp); keys slope.native and growth.native.
+  LayerThreshold native_threshold = default_native_threshold();
 };
 
 // Parse "key=value" pairs separated by ';' or ',' with the kit's one k=v
@@ -57,7 +61,8 @@ struct RunParams {
 // the verdict.  Empty text = defaults.
 //
 // Keys: driver runtime mode queries sample_every warmup threads unit force_gc
-//       verbose min_samples slope.<layer> (units/query) growth.<layer> (units)
+//       verbose min_samples slope.<layer> (units/query) growth.<layer> (units),
+//       where <layer> is also `native` (every native:<dso> layer)
 bool parse_run_params(std::string_view text, RunParams& out, std::string& error);
 
 }  // namespace dalmon

@@ -1,5 +1,6 @@
 #include "text_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -13,8 +14,8 @@ constexpr double kMiB = 1024.0 * 1024.0;
 
 // A metric value for the text: MB (MiB) with one decimal for bytes, a plain
 // grouped number for counts.
-std::string human(Metric m, double v) {
-  if (metric_info(m).unit == Unit::Bytes) {
+std::string human(Unit unit, double v) {
+  if (unit == Unit::Bytes) {
     // KB below 1 MB so that small layers (buffers, Go heap growth) do not all read "0.0 MB".
     if (std::fabs(v) < kMiB) return format_double("%.1f KB", v / 1024.0);
     return format_double("%.1f MB", v / kMiB);
@@ -23,7 +24,9 @@ std::string human(Metric m, double v) {
 }
 
 // concat, not "+" + std::string: concat.hpp says why.
-std::string signed_human(Metric m, double v) { return dalkit::concat(v >= 0 ? "+" : "-", human(m, std::fabs(v))); }
+std::string signed_human(Unit unit, double v) {
+  return dalkit::concat(v >= 0 ? "+" : "-", human(unit, std::fabs(v)));
+}
 
 // A slope or slope limit, in the same unit for both so that a reader can
 // compare them: bytes per query for byte layers ("16.00 B/q"; two decimals
@@ -31,14 +34,14 @@ std::string signed_human(Metric m, double v) { return dalkit::concat(v >= 0 ? "+
 // layers ("100.00/Mq" is one object leaked every 10,000 queries).  Limits
 // are printed as given ("0.5 B/q").
 // With unit=iteration the same figures read B/it and /Mit.
-std::string slope_text(Metric m, double per_query, const UnitWords& u) {
-  const bool bytes = metric_info(m).unit == Unit::Bytes;
+std::string slope_text(Unit unit, double per_query, const UnitWords& u) {
+  const bool bytes = unit == Unit::Bytes;
   double v = bytes ? per_query : per_query * 1e6;
   if (std::fabs(v) < 0.005) v = 0;  // print "0.00", not "-0.00"
   return dalkit::concat(format_double(bytes ? "%.2f B/" : "%.2f/M", v), u.abbrev);
 }
-std::string limit_text(Metric m, double per_query, const UnitWords& u) {
-  if (metric_info(m).unit == Unit::Bytes) return dalkit::concat(format_double("> %g B/", per_query), u.abbrev);
+std::string limit_text(Unit unit, double per_query, const UnitWords& u) {
+  if (unit == Unit::Bytes) return dalkit::concat(format_double("> %g B/", per_query), u.abbrev);
   return dalkit::concat(format_double("> %g/M", per_query * 1e6), u.abbrev);
 }
 
@@ -64,7 +67,7 @@ void sample_block(std::string& out, const std::string& title, const Sample& s) {
     const Metric metric = static_cast<Metric>(m);
     char line[128];
     std::snprintf(line, sizeof line, "  %-18s %s\n", std::string(metric_info(metric).name).c_str(),
-                  human(metric, static_cast<double>(s.values[m])).c_str());
+                  human(metric_info(metric).unit, static_cast<double>(s.values[m])).c_str());
     out += line;
   }
 }
@@ -80,10 +83,60 @@ void figures_table(std::string& out, const std::vector<Sample>& samples, const R
   for (int m = 0; m < kMetricCount; ++m) {
     const SeriesSummary& s = r.metrics[m];
     if (!s.available) continue;
-    const Metric metric = static_cast<Metric>(m);
-    out += row(f, std::string(metric_info(metric).name), human(metric, s.start), human(metric, s.average),
-               human(metric, s.end));
+    const MetricInfo& mi = metric_info(static_cast<Metric>(m));
+    out += row(f, std::string(mi.name), human(mi.unit, s.start), human(mi.unit, s.average), human(mi.unit, s.end));
   }
+  // The tracer's layers: their name is their metric.
+  for (const NativeLayer& L : r.native) {
+    const SeriesSummary& s = L.summary;
+    if (s.available)
+      out += row(f, L.name, human(Unit::Bytes, s.start), human(Unit::Bytes, s.average), human(Unit::Bytes, s.end));
+    else
+      out += row(f, L.name, "n/a", "n/a", "n/a");
+  }
+}
+
+// Under the verdict table of a run with the allocation tracer: how its
+// figures were taken and what the runtime and others layers hold.
+void attribution_lines(std::string& out, const RunResult& r) {
+  const TracerFacts& t = r.tracer;
+  std::string runtime = "?";
+  for (const DsoInfo& d : t.dsos)
+    if (d.main) runtime = d.name;
+  const std::string how = t.sample_bytes == 0 ? std::string("exact")
+                          : t.sample_bytes > 0
+                              ? dalkit::concat("sampled, 1 per ", grouped(t.sample_bytes), " bytes: estimates")
+                              : std::string("?");
+  out += dalkit::concat("  (native:<dso>: live malloc and anonymous mmap bytes per shared object, allocation tracer, ",
+                        how, "; native:runtime is ", runtime, ", malloc only");
+  for (const NativeLayer& L : r.native)
+    if (L.name == kOthersLayer) out += dalkit::concat("; native:others sums ", std::to_string(L.dsos.size()), " DSOs");
+  out += ")\n";
+  if (!t.runtime_heap_visible)
+    out += dalkit::concat("  (native:runtime n/a: ", runtime,
+                          " calls no malloc the tracer can see, it has an allocator of its own; docs/attribution.md)\n");
+  if (t.dropped > 0)
+    out += dalkit::concat("  (the tracer's tables were full: ", grouped(t.dropped),
+                          " blocks not recorded, native figures are low)\n");
+}
+
+// One row of the verdict table, for a fixed layer or a native:<dso> one.
+std::string verdict_row(int width, const std::string& name, Unit unit, const SeriesSummary& s, const LayerVerdict& v,
+                        const UnitWords& u) {
+  std::string verdict = verdict_name(v.status);
+  if (v.partial) verdict += " (partial)";
+  char line[320];
+  const char* f = "  %-*s %11s %11s %11s %11s %13s %12s  %s\n";
+  if (v.status == VerdictStatus::NotAvailable) {
+    std::snprintf(line, sizeof line, f, width, name.c_str(), "-", "-", "-", "-", "-", "-", verdict.c_str());
+  } else {
+    const bool post = s.post_warmup_samples > 0;
+    std::snprintf(line, sizeof line, f, width, name.c_str(), human(unit, s.start).c_str(), human(unit, s.end).c_str(),
+                  post ? signed_human(unit, s.growth_after_warmup).c_str() : "-",
+                  human(unit, v.threshold.min_growth).c_str(), post ? slope_text(unit, s.slope_per_query, u).c_str() : "-",
+                  limit_text(unit, v.threshold.slope_limit, u).c_str(), verdict.c_str());
+  }
+  return line;
 }
 
 void verdict_table(std::string& out, const RunResult& r, const UnitWords& u) {
@@ -95,31 +148,21 @@ void verdict_table(std::string& out, const RunResult& r, const UnitWords& u) {
   } else {
     out += dalkit::concat("Leak verdict: warm-up ends at ", u.name, " ", boundary, "; no sample after warm-up\n");
   }
+  // The layer column is as wide as the longest name (native:libdalshim.so).
+  int width = 13;
+  for (const NativeLayer& L : r.native) width = std::max(width, static_cast<int>(L.name.size()));
   char line[256];
-  const char* f = "  %-13s %11s %11s %11s %11s %13s %12s  %s\n";
-  std::snprintf(line, sizeof line, f, "layer", "start", "end", "growth", "min growth", "slope", "slope limit",
-                "verdict");
+  std::snprintf(line, sizeof line, "  %-*s %11s %11s %11s %11s %13s %12s  %s\n", width, "layer", "start", "end",
+                "growth", "min growth", "slope", "slope limit", "verdict");
   out += line;
   for (const LayerVerdict& v : r.layers) {
     const LayerInfo& li = layer_info(v.layer);
-    const std::string name(li.name);
-    const Metric m = li.metric;
-    const SeriesSummary& s = r.summary_of(v.layer);
-    std::string verdict = verdict_name(v.status);
-    if (v.partial) verdict += " (partial)";
-    if (v.status == VerdictStatus::NotAvailable) {
-      std::snprintf(line, sizeof line, f, name.c_str(), "-", "-", "-", "-", "-", "-", verdict.c_str());
-    } else {
-      const bool post = s.post_warmup_samples > 0;
-      std::snprintf(line, sizeof line, f, name.c_str(), human(m, s.start).c_str(), human(m, s.end).c_str(),
-                    post ? signed_human(m, s.growth_after_warmup).c_str() : "-",
-                    human(m, v.threshold.min_growth).c_str(), post ? slope_text(m, s.slope_per_query, u).c_str() : "-",
-                    limit_text(m, v.threshold.slope_limit, u).c_str(), verdict.c_str());
-    }
-    out += line;
+    out += verdict_row(width, std::string(li.name), metric_info(li.metric).unit, r.summary_of(v.layer), v, u);
   }
+  for (const NativeLayer& L : r.native) out += verdict_row(width, L.name, Unit::Bytes, L.summary, L.verdict, u);
   out += dalkit::concat("  (slope: B/", u.abbrev, " = bytes per ", u.name, ", /M", u.abbrev, " = objects per million ",
                         u.plural, ")\n");
+  if (r.tracer.present) attribution_lines(out, r);
 }
 
 std::string layer_list(const std::vector<std::string>& names) {
@@ -128,30 +171,23 @@ std::string layer_list(const std::vector<std::string>& names) {
   return s;
 }
 
-// Borderline layers with their reasons, and what --confirm did about them.
-void borderline_lines(std::string& out, const RunResult& r, const RunParams& p, const UnitWords& u) {
-  if (r.borderline) {
-    for (const LayerVerdict& v : r.layers)
-      if (v.borderline)
-        out += dalkit::concat("BORDERLINE: ", layer_info(v.layer).name, " ", verdict_name(v.status), ": ",
-                              v.borderline_reason, "\n");
-    if (!r.confirms)
-      out += dalkit::concat("BORDERLINE: a longer run could turn this verdict over; --confirm repeats it with ",
-                            grouped(2 * p.queries_planned), " ", u.plural, "\n");
+// The leaking layers for the verdict line: a native:<dso> layer with its
+// slope, so that the line says which library and how fast
+// ("native:libdal.so (+16.2 B/query)").
+std::string leak_list(const RunResult& r, const UnitWords& u) {
+  std::string s;
+  for (const std::string& n : r.leaking_layers) {
+    s += (s.empty() ? "" : " ") + n;
+    for (const NativeLayer& L : r.native)
+      if (L.name == n) s += dalkit::concat(format_double(" (%+.1f B/", L.summary.slope_per_query), u.name, ")");
   }
-  if (r.confirms) {
-    const ConfirmedRun& c = *r.confirms;
-    std::string was = c.exit_code == 1 ? "LEAK in " + layer_list(c.leaking_layers) : std::string("NO LEAK");
-    out += dalkit::concat("CONFIRMATION: the run of ", grouped(c.queries_planned), " ", u.plural, " was borderline (",
-                          was, "; borderline in ", layer_list(c.borderline_layers), "); this run repeated it with ",
-                          grouped(p.queries_planned), " ", u.plural, " (--confirm) and its verdict stands\n");
-  }
+  return s;
 }
 
 std::string verdict_line(const RunResult& r, const UnitWords& u) {
   std::string v = "VERDICT: ";
   if (r.exit_code == 1) {
-    v += "LEAK in " + layer_list(r.leaking_layers);
+    v += "LEAK in " + leak_list(r, u);
   } else if (r.exit_code == 0) {
     v += "NO LEAK";
   } else {
@@ -159,12 +195,13 @@ std::string verdict_line(const RunResult& r, const UnitWords& u) {
     if (r.interrupted) v += dalkit::concat(", interrupted after ", grouped(r.answered), " ", u.plural);
     int judged = 0;
     for (const auto& l : r.layers) judged += l.partial ? 1 : 0;
+    for (const auto& l : r.native) judged += l.verdict.partial ? 1 : 0;
     if (r.partial && !r.leaking_layers.empty())
-      v += "; partial verdict: LEAK in " + layer_list(r.leaking_layers);
+      v += "; partial verdict: LEAK in " + leak_list(r, u);
     else if (r.partial)
       v += "; partial verdict: no leak in the " + std::to_string(judged) + " layers judged";
     else if (!r.leaking_layers.empty())
-      v += ", the run proves nothing; growth seen in " + layer_list(r.leaking_layers);
+      v += ", the run proves nothing; growth seen in " + leak_list(r, u);
     else if (r.interrupted)
       v += ", before any layer had enough samples for a verdict";
     else
@@ -229,7 +266,6 @@ std::string TextReport::render(const RunParams& p, const std::vector<Sample>& sa
   verdict_table(out, r, u);
   out += "\n";
   for (const std::string& e : r.errors) out += "ERROR: " + e + "\n";
-  borderline_lines(out, r, p, u);
   out += verdict_line(r, u);
   return out;
 }
