@@ -65,8 +65,9 @@ extern "C" {
 ** 2: DALMON_E_* moved to -101..-110 (they reused DALSHIM_E_* numbers with
 **    other meanings inside libdalshim.so); dalmon_mark_interrupted and the
 **    run parameter verbose added.
-** 2.1: run parameter unit=query|iteration (a --target counts iterations). */
-#define DALMON_VERSION_NUMBER 2001000
+** 2.1: run parameter unit=query|iteration (a --target counts iterations).
+** 2.2: dalmon_borderline and dalmon_mark_confirmation (--confirm). */
+#define DALMON_VERSION_NUMBER 2002000
 /* The JSON report's "version" field (docs/report-schema.md).  3: run.unit;
 ** the layers of the DAL are listed only when the DAL was loaded. */
 #define DALMON_REPORT_SCHEMA_VERSION 3
@@ -166,6 +167,26 @@ DALMON_API int32_t dalmon_mark_interrupted(int64_t run, const char *cause);
 /* Freeze the run, compute the verdict, return the exit code (0, 1, 2) or a
 ** negative DALMON_E_* code.  Idempotent. */
 DALMON_API int32_t dalmon_finish(int64_t run);
+
+/*
+** Borderline: after dalmon_finish, 1 if the verdict is close to its
+** thresholds, so that a longer run of the same work could turn it over
+** (docs/leak-verdict.md, "Borderline verdicts"), else 0; DALMON_E_STATE
+** before dalmon_finish.  A run with an error (exit code 2) is never
+** borderline.  The reports name the borderline layers and why.
+**
+** --confirm in every driver: when a run is borderline, run the same work
+** again with twice the queries in a new run, and before finishing that run
+** call dalmon_mark_confirmation(new_run, first_run) while first_run is
+** finished and not yet ended.  The new run's reports (text, JSON, HTML)
+** then say that it confirms first_run, with first_run's planned queries,
+** verdict and borderline layers, and that the new run's verdict stands;
+** its dalmon_finish is the exit code.  Returns DALMON_OK, DALMON_E_RUN,
+** DALMON_E_RANGE (run == first_run) or DALMON_E_STATE (run finished, or
+** first_run not finished).
+*/
+DALMON_API int32_t dalmon_borderline(int64_t run);
+DALMON_API int32_t dalmon_mark_confirmation(int64_t run, int64_t first_run);
 
 /*
 ** Copy the report (after dalmon_finish) into buf[0..cap) and return its

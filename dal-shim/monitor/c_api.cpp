@@ -197,6 +197,33 @@ DALMON_API int32_t dalmon_finish(int64_t run) {
   });
 }
 
+DALMON_API int32_t dalmon_borderline(int64_t run) {
+  return guarded<int32_t>([&]() -> int32_t {
+    int32_t err = 0;
+    auto m = lookup(run, err);
+    if (!m) return err;
+    if (!m->finished()) return fail<int32_t>(DALMON_E_STATE, "call dalmon_finish before asking if it is borderline");
+    return m->finish().borderline ? 1 : 0;
+  });
+}
+
+DALMON_API int32_t dalmon_mark_confirmation(int64_t run, int64_t first_run) {
+  return guarded<int32_t>([&]() -> int32_t {
+    int32_t err = 0;
+    if (run == first_run) return fail<int32_t>(DALMON_E_RANGE, "a run cannot confirm itself");
+    auto m = lookup(run, err);
+    if (!m) return err;
+    auto first = lookup(first_run, err);
+    if (!first) return err;
+    if (m->finished()) return fail<int32_t>(DALMON_E_STATE, "run already finished");
+    if (!first->finished())
+      return fail<int32_t>(DALMON_E_STATE,
+                           "call dalmon_finish on the run to confirm (" + std::to_string(first_run) + ") first");
+    m->mark_confirmation(first->as_confirmed());
+    return DALMON_OK;
+  });
+}
+
 DALMON_API int64_t dalmon_report_text(int64_t run, char* buf, size_t cap) { return report<false>(run, buf, cap); }
 
 DALMON_API int64_t dalmon_report_json(int64_t run, char* buf, size_t cap) { return report<true>(run, buf, cap); }

@@ -202,6 +202,12 @@ std::string JsonReport::render(const RunParams& p, const std::vector<Sample>& sa
       w.key("slope_over").value(v.slope_over);
       w.key("growth_over").value(v.growth_over);
       w.key("persistent").value(v.persistent);
+      w.key("borderline").value(v.borderline);
+      w.key("borderline_reason");
+      if (v.borderline)
+        w.value(v.borderline_reason);
+      else
+        w.null();
     }
     w.key("reason").value(v.reason);
     w.end_object();
@@ -242,6 +248,29 @@ std::string JsonReport::render(const RunParams& p, const std::vector<Sample>& sa
   w.key("errors").begin_array();
   for (const auto& e : r.errors) w.value(e);
   w.end_array();
+  w.key("borderline").value(r.borderline);
+  w.key("borderline_layers").begin_array();
+  for (const auto& n : r.borderline_layers) w.value(n);
+  w.end_array();
+  // A confirmation run (--confirm): the borderline run it repeats; this
+  // run's verdict is the one that stands.
+  w.key("confirms");
+  if (r.confirms) {
+    const ConfirmedRun& c = *r.confirms;
+    w.begin_object();
+    w.key("queries_planned").value(c.queries_planned);
+    w.key("overall").value(c.overall);
+    w.key("exit_code").value(static_cast<int64_t>(c.exit_code));
+    w.key("leaking_layers").begin_array();
+    for (const auto& n : c.leaking_layers) w.value(n);
+    w.end_array();
+    w.key("borderline_layers").begin_array();
+    for (const auto& n : c.borderline_layers) w.value(n);
+    w.end_array();
+    w.end_object();
+  } else {
+    w.null();
+  }
   w.end_object();
 
   w.end_object();

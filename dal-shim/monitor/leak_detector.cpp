@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <string>
 
+#include "borderline.hpp"
+
 namespace dalmon {
 
 const char* verdict_name(VerdictStatus s) noexcept {
@@ -42,12 +44,12 @@ LayerVerdict LeakDetector::judge(Layer layer, const MetricSeries& series, const 
   // drops (sawtooth) and its peaks say only how late the collector ran; the
   // floor it returns to is what is really retained.
   int blocks = static_cast<int>(std::min<size_t>(kMaxBlocks, n / 2));
-  for (int b = 0; b < blocks; ++b) {
-    size_t lo = w + n * b / blocks, hi = w + n * (b + 1) / blocks;
+  auto minimum = [&](size_t lo, size_t hi) {
     double m = pts[lo].value;
     for (size_t i = lo; i < hi; ++i) m = std::min(m, pts[i].value);
-    v.block_minima.push_back(m);
-  }
+    return m;
+  };
+  for (int b = 0; b < blocks; ++b) v.block_minima.push_back(minimum(w + n * b / blocks, w + n * (b + 1) / blocks));
   // A rise must beat an eighth of the growth threshold, so that jitter of a
   // few pages or a few KiB does not count as "rising".
   const double step_eps = t.min_growth / 8.0;
@@ -69,6 +71,13 @@ LayerVerdict LeakDetector::judge(Layer layer, const MetricSeries& series, const 
   v.persistent = v.rising_steps >= v.needed_steps && v.still_rising && floor_rise >= t.min_growth / 2.0;
   v.status = (v.slope_over && v.growth_over && v.persistent) ? VerdictStatus::Leak : VerdictStatus::NoLeak;
 
+  v.slope_stderr = series.slope_stderr_from(w);
+  v.step_eps = step_eps;
+  v.floor_rise = floor_rise;
+  v.last_step_rise = blocks >= 2 ? v.block_minima[blocks - 1] - v.block_minima[blocks - 2] : 0;
+  const size_t last_lo = w + n * (blocks - 1) / blocks, last_mid = (last_lo + w + n + 1) / 2;
+  v.last_block_half_rise = minimum(last_mid, w + n) - minimum(last_lo, last_mid);
+
   const char* unit = metric_info(layer_info(layer).metric).unit == Unit::Bytes ? " B" : "";
   const std::string each(per);
   char buf[320];
@@ -80,6 +89,9 @@ LayerVerdict LeakDetector::judge(Layer layer, const MetricSeries& series, const 
       sum.growth_after_warmup, unit, v.growth_over ? ">=" : "<", t.min_growth, unit, v.rising_steps, blocks - 1,
       v.needed_steps, v.still_rising ? "rising" : "not rising");
   v.reason = buf;
+  const Borderline b = classify_borderline(v, sum, per);
+  v.borderline = b.borderline;
+  v.borderline_reason = b.reason;
   return v;
 }
 

@@ -28,6 +28,18 @@ struct LayerVerdict {
   bool still_rising = false;         // the last block's minimum rose over the one before
   bool slope_over = false, growth_over = false, persistent = false;
   std::string reason;  // one line, human readable
+
+  // What the borderline classification reads (borderline.hpp), besides the
+  // summary's slope and growth.
+  double slope_stderr = 0;          // standard error of the post-warm-up slope
+  double step_eps = 0;              // a block-to-block rise counts above this (min_growth/8)
+  double last_step_rise = 0;        // last block's minimum minus the one before
+  double floor_rise = 0;            // last block's minimum minus the first's
+  double last_block_half_rise = 0;  // in the last block: its second half's minimum minus its first half's
+  // Close to a threshold, so that a longer run could give the other verdict
+  // (docs/leak-verdict.md, "Borderline verdicts"); --confirm repeats such a run.
+  bool borderline = false;
+  std::string borderline_reason;  // "" unless borderline
 };
 
 class LeakDetector {

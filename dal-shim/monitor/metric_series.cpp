@@ -1,6 +1,7 @@
 #include "metric_series.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace dalmon {
 
@@ -29,6 +30,27 @@ double MetricSeries::slope_from(size_t from) const noexcept {
     sxy += dx * (points_[i].value - my);
   }
   return sxx > 0 ? sxy / sxx : 0;
+}
+
+double MetricSeries::slope_stderr_from(size_t from) const noexcept {
+  size_t n = points_.size() > from ? points_.size() - from : 0;
+  if (n < 3) return 0;
+  double mx = 0, my = 0;
+  for (size_t i = from; i < points_.size(); ++i) {
+    mx += points_[i].queries;
+    my += points_[i].value;
+  }
+  mx /= static_cast<double>(n);
+  my /= static_cast<double>(n);
+  const double b = slope_from(from);
+  double sxx = 0, ssr = 0;
+  for (size_t i = from; i < points_.size(); ++i) {
+    const double dx = points_[i].queries - mx;
+    const double r = points_[i].value - my - b * dx;
+    sxx += dx * dx;
+    ssr += r * r;
+  }
+  return sxx > 0 ? std::sqrt(ssr / static_cast<double>(n - 2) / sxx) : 0;
 }
 
 SeriesSummary MetricSeries::summarize(double boundary) const noexcept {

@@ -55,6 +55,11 @@ class MetricSeries {
   // Returns 0 when x does not vary (no information about a trend).
   double slope_from(size_t from) const noexcept;
 
+  // Standard error of that slope (residual spread over the spread of x):
+  // how far the slope could move on this series' own scatter.  0 with fewer
+  // than three points or when x does not vary.
+  double slope_stderr_from(size_t from) const noexcept;
+
  private:
   std::vector<SeriesPoint> points_;
 };

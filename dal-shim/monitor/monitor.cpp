@@ -125,6 +125,16 @@ void Monitor::mark_interrupted(const std::string& cause) {
   if (!cause.empty()) interrupt_cause_ = cause;
 }
 
+void Monitor::mark_confirmation(ConfirmedRun first) {
+  std::lock_guard lk(mu_);
+  confirms_ = std::move(first);
+}
+
+ConfirmedRun Monitor::as_confirmed() {
+  const RunResult& r = finish();
+  return ConfirmedRun{params_.queries_planned, r.exit_code, r.overall, r.leaking_layers, r.borderline_layers};
+}
+
 bool Monitor::finished() const {
   std::lock_guard lk(mu_);
   return result_.has_value();
@@ -142,6 +152,7 @@ const RunResult& Monitor::finish() {
     f.failures = failures_;
     f.interrupted = interrupted_;
     f.interrupt_cause = interrupt_cause_;
+    f.confirms = confirms_;
     f.started_unix_ms = started_unix_ms_;
     f.tracer = tracer_;
     f.wall_s = wall;

@@ -62,6 +62,13 @@ class Monitor {
   // every layer that has enough samples.  `cause` may be empty.
   void mark_interrupted(const std::string& cause);
 
+  // Declare this run the confirmation of a borderline run (--confirm): the
+  // reports then name that run and say that this run's verdict stands.
+  void mark_confirmation(ConfirmedRun first);
+
+  // What a confirmation run says of this one (finish() first, implicitly).
+  ConfirmedRun as_confirmed();
+
   // Freeze the run and compute the verdict.  Idempotent: later calls return
   // the same result, so a driver can call it and then print reports.
   const RunResult& finish();
@@ -95,6 +102,7 @@ class Monitor {
   std::vector<std::string> failures_;
   bool interrupted_ = false;
   std::string interrupt_cause_;
+  std::optional<ConfirmedRun> confirms_;
   std::optional<RunResult> result_;
   std::string text_, json_;
 };

@@ -28,6 +28,7 @@ RunResult conclude_run(const RunParams& p, const std::vector<Sample>& samples, R
   r.started_unix_ms = f.started_unix_ms;
   r.interrupted = f.interrupted;
   r.interrupt_cause = std::move(f.interrupt_cause);
+  r.confirms = std::move(f.confirms);
   r.wall_s = f.wall_s;
   r.cpu_user_s = f.cpu_user_s;
   r.cpu_sys_s = f.cpu_sys_s;
@@ -68,6 +69,7 @@ RunResult conclude_run(const RunParams& p, const std::vector<Sample>& samples, R
       if (!complete) v.partial = r.partial = true;
     }
     if (v.status == VerdictStatus::Leak) r.leaking_layers.emplace_back(name);
+    if (v.borderline) r.borderline_layers.emplace_back(name);
     if (v.status == VerdictStatus::Insufficient) {
       ++insufficient;
       fewest = std::min(fewest, s.post_warmup_samples);
@@ -119,6 +121,8 @@ RunResult conclude_run(const RunParams& p, const std::vector<Sample>& samples, R
     r.errors.push_back(need);
   }
 
+  // An error is no verdict to confirm: running longer does not mend it.
+  r.borderline = r.errors.empty() && !r.borderline_layers.empty();
   if (!r.errors.empty()) {
     r.exit_code = 2;
     r.overall = "error";

@@ -23,6 +23,7 @@ struct RunFacts {
   std::vector<std::string> failures;  // dalmon_fail reasons, in order
   bool interrupted = false;
   std::string interrupt_cause;
+  std::optional<ConfirmedRun> confirms;  // this run repeats a borderline one
   int64_t started_unix_ms = 0;
   double wall_s = 0, cpu_user_s = 0, cpu_sys_s = 0;
   TracerFacts tracer;  // the samples' dso_bytes are indexed by tracer.dsos

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,12 +35,28 @@ struct Startup {
   int64_t ns_to_first_query = -1;
 };
 
+// The borderline run that a confirmation run repeats with twice the
+// queries (--confirm; dalmon_mark_confirmation): its verdict as it was.
+struct ConfirmedRun {
+  int64_t queries_planned = 0;
+  int exit_code = 2;
+  std::string overall;
+  std::vector<std::string> leaking_layers;
+  std::vector<std::string> borderline_layers;
+};
+
 // Everything finish() concludes.  Immutable once produced.
 struct RunResult {
   int exit_code = 2;                // 0 no leak, 1 leak, 2 error
   std::string overall;              // "no leak", "leak", "error"
   std::vector<std::string> errors;  // why exit code 2, one sentence each
   std::vector<std::string> leaking_layers;
+  // Layers whose verdict is close to a threshold (borderline.hpp).  The run
+  // is borderline when it has any and no error: --confirm repeats it.
+  std::vector<std::string> borderline_layers;
+  bool borderline = false;
+  // Set in a confirmation run: the run it repeats.  This run's verdict stands.
+  std::optional<ConfirmedRun> confirms;
 
   // The one summary of each metric (Metric order): the verdicts, the text
   // and the JSON all read these.

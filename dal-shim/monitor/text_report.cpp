@@ -24,9 +24,7 @@ std::string human(Unit unit, double v) {
 }
 
 // concat, not "+" + std::string: concat.hpp says why.
-std::string signed_human(Unit unit, double v) {
-  return dalkit::concat(v >= 0 ? "+" : "-", human(unit, std::fabs(v)));
-}
+std::string signed_human(Unit unit, double v) { return dalkit::concat(v >= 0 ? "+" : "-", human(unit, std::fabs(v))); }
 
 // A slope or slope limit, in the same unit for both so that a reader can
 // compare them: bytes per query for byte layers ("16.00 B/q"; two decimals
@@ -113,8 +111,9 @@ void attribution_lines(std::string& out, const RunResult& r) {
     if (L.name == kOthersLayer) out += dalkit::concat("; native:others sums ", std::to_string(L.dsos.size()), " DSOs");
   out += ")\n";
   if (!t.runtime_heap_visible)
-    out += dalkit::concat("  (native:runtime n/a: ", runtime,
-                          " calls no malloc the tracer can see, it has an allocator of its own; docs/attribution.md)\n");
+    out +=
+        dalkit::concat("  (native:runtime n/a: ", runtime,
+                       " calls no malloc the tracer can see, it has an allocator of its own; docs/attribution.md)\n");
   if (t.dropped > 0)
     out += dalkit::concat("  (the tracer's tables were full: ", grouped(t.dropped),
                           " blocks not recorded, native figures are low)\n");
@@ -133,7 +132,8 @@ std::string verdict_row(int width, const std::string& name, Unit unit, const Ser
     const bool post = s.post_warmup_samples > 0;
     std::snprintf(line, sizeof line, f, width, name.c_str(), human(unit, s.start).c_str(), human(unit, s.end).c_str(),
                   post ? signed_human(unit, s.growth_after_warmup).c_str() : "-",
-                  human(unit, v.threshold.min_growth).c_str(), post ? slope_text(unit, s.slope_per_query, u).c_str() : "-",
+                  human(unit, v.threshold.min_growth).c_str(),
+                  post ? slope_text(unit, s.slope_per_query, u).c_str() : "-",
                   limit_text(unit, v.threshold.slope_limit, u).c_str(), verdict.c_str());
   }
   return line;
@@ -169,6 +169,26 @@ std::string layer_list(const std::vector<std::string>& names) {
   std::string s;
   for (const auto& n : names) s += (s.empty() ? "" : " ") + n;
   return s;
+}
+
+// Borderline layers with their reasons, and what --confirm did about them.
+void borderline_lines(std::string& out, const RunResult& r, const RunParams& p, const UnitWords& u) {
+  if (r.borderline) {
+    for (const LayerVerdict& v : r.layers)
+      if (v.borderline)
+        out += dalkit::concat("BORDERLINE: ", layer_info(v.layer).name, " ", verdict_name(v.status), ": ",
+                              v.borderline_reason, "\n");
+    if (!r.confirms)
+      out += dalkit::concat("BORDERLINE: a longer run could turn this verdict over; --confirm repeats it with ",
+                            grouped(2 * p.queries_planned), " ", u.plural, "\n");
+  }
+  if (r.confirms) {
+    const ConfirmedRun& c = *r.confirms;
+    std::string was = c.exit_code == 1 ? "LEAK in " + layer_list(c.leaking_layers) : std::string("NO LEAK");
+    out += dalkit::concat("CONFIRMATION: the run of ", grouped(c.queries_planned), " ", u.plural, " was borderline (",
+                          was, "; borderline in ", layer_list(c.borderline_layers), "); this run repeated it with ",
+                          grouped(p.queries_planned), " ", u.plural, " (--confirm) and its verdict stands\n");
+  }
 }
 
 // The leaking layers for the verdict line: a native:<dso> layer with its
@@ -266,6 +286,7 @@ std::string TextReport::render(const RunParams& p, const std::vector<Sample>& sa
   verdict_table(out, r, u);
   out += "\n";
   for (const std::string& e : r.errors) out += "ERROR: " + e + "\n";
+  borderline_lines(out, r, p, u);
   out += verdict_line(r, u);
   return out;
 }

@@ -1,6 +1,8 @@
 // The leak rule on synthetic series with known answers, for every layer.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "synthetic.hpp"
 
 using dalmon::Layer;
@@ -113,6 +115,38 @@ TEST_P(EveryLayer, LeakStartingAfterWarmupIsCaught) {
   auto v = judge(layer(), make([&](double q) { return std::floor(base() + per_query * std::max(0.0, q - 500'000)); }));
   EXPECT_EQ(v.status, VerdictStatus::Leak) << v.reason;
   EXPECT_TRUE(v.still_rising) << v.reason;
+}
+
+TEST_P(EveryLayer, HundredMegabyteStepAnywhereIsNoLeak) {
+  // The foreign library's one-time 100 MB (for counts: 100 objects) wherever
+  // it lands: an instant step at any point from the start to three quarters
+  // of the run (inside warm-up, at its boundary, in every window after it),
+  // and a rise spread over 0..E or 30 %..E for every end E up to 60 %.  Each
+  // rises in at most two block steps and never in the last one.
+  const double rise = counts() ? 100 : 100 * kMiB;
+  for (double at = 0; at <= 750'000; at += 50'000) {
+    auto v = judge(layer(), make([&](double q) { return base() + (q >= at ? rise : 0); }));
+    EXPECT_EQ(v.status, VerdictStatus::NoLeak) << "step at " << at << ": " << v.reason;
+  }
+  for (double from : {0.0, 300'000.0}) {
+    for (double end = from + 100'000; end <= 600'000; end += 100'000) {
+      auto v = judge(layer(), make([&](double q) {
+                       return std::floor(base() + rise * std::clamp((q - from) / (end - from), 0.0, 1.0));
+                     }));
+      EXPECT_EQ(v.status, VerdictStatus::NoLeak) << "rise " << from << ".." << end << ": " << v.reason;
+      EXPECT_FALSE(v.still_rising) << "rise " << from << ".." << end << ": " << v.reason;
+    }
+  }
+}
+
+TEST_P(EveryLayer, LeakStartingAnywhereUpToMidRunIsCaught) {
+  // 16 B/query (one object per 10,000 queries) from any start between the
+  // warm-up boundary and 55 % of the run: caught every time.
+  const double per_query = counts() ? 1e-4 : 16.0;
+  for (double start = 200'000; start <= 550'000; start += 50'000) {
+    auto v = judge(layer(), make([&](double q) { return std::floor(base() + per_query * std::max(0.0, q - start)); }));
+    EXPECT_EQ(v.status, VerdictStatus::Leak) << "leak from " << start << ": " << v.reason;
+  }
 }
 
 TEST_P(EveryLayer, StaircaseIsLeak) {

@@ -31,6 +31,17 @@ inline dalmon::MetricSeries make(const std::function<double(double)>& f) {
   return s;
 }
 
+// A run of `total` queries sampled every total/100 (the drivers' default),
+// for the tests that compare a run with its repetition at twice the length.
+inline dalmon::MetricSeries make_run(double total, const std::function<double(double)>& f) {
+  dalmon::MetricSeries s;
+  for (int i = 0; i <= 100; ++i) {
+    const double q = total * i / 100;
+    s.add(q, std::max(0.0, f(q)));
+  }
+  return s;
+}
+
 // Judge with the default thresholds, warm-up ending at `boundary`; the
 // summary is computed once and handed to the rule, as the Monitor does.
 inline dalmon::LayerVerdict judge(dalmon::Layer layer, const dalmon::MetricSeries& s, double boundary = kWarmup) {
