@@ -178,6 +178,10 @@ void borderline_lines(std::string& out, const RunResult& r, const RunParams& p, 
       if (v.borderline)
         out += dalkit::concat("BORDERLINE: ", layer_info(v.layer).name, " ", verdict_name(v.status), ": ",
                               v.borderline_reason, "\n");
+    for (const NativeLayer& n : r.native)
+      if (n.verdict.borderline)
+        out += dalkit::concat("BORDERLINE: ", n.name, " ", verdict_name(n.verdict.status), ": ",
+                              n.verdict.borderline_reason, "\n");
     if (!r.confirms)
       out += dalkit::concat("BORDERLINE: a longer run could turn this verdict over; --confirm repeats it with ",
                             grouped(2 * p.queries_planned), " ", u.plural, "\n");
