@@ -34,9 +34,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
 
+import { attributeOrRelaunch } from './attribute.js';
 import { effectiveSampleEvery, openOptions, parseOptions, usage, userCwd, UsageError } from './options.js';
 import { makeJsPlant } from './plants.js';
 import { Progress } from './progress.js';
+import { nextPoint, shareOf } from './sample-points.js';
 import { TargetError, TargetUnit, callWithin, loadTarget, runtimeName, targetPath } from './target.js';
 import { writeHtml } from '../report/html.js';
 import { Workload, setUpWorkload } from './workload.js';
@@ -82,6 +84,10 @@ export async function main(binding, argv, { program, vias = ['addon'] }) {
     out(usage(program, vias));
     return 0;
   }
+  // --attribute (default with --target): the run happens in a child under
+  // the allocation tracer, whose exit code this returns.
+  const underTracer = attributeOrRelaunch(o, { program, err });
+  if (underTracer !== null) return await underTracer;
   // The workload (or the target) before anything else: a broken file stops
   // the driver before the DAL is loaded (exit 2, nothing sent).
   let workload;
@@ -383,10 +389,11 @@ async function mainThreadLoop({ o, run, monitor, first, progress, sampleNow, sam
 // --workers N: each worker opens its own handle on the same data directory
 // and issues its share of the queries (the first workers take the
 // remainder); counts and latencies go to the monitor from the workers
-// (lock-free calls).  The main thread samples when the shared progress passes
-// a sample point, while the workers keep querying (as dalstress --threads);
-// each worker collects its own heap on request and reports its figures, which
-// are added to the main thread's.
+// (lock-free calls).  Samples are taken at the same counts as on the main
+// thread, with every worker paused there (sample-points.js): each worker
+// runs its share of the interval up to the next sample point, collects its
+// own heap, reports its figures and waits; when all have paused the main
+// thread samples (their figures added to its own) and resumes them.
 async function workersLoop({ o, binding, dir, run, progress, sampleNow, sampleEvery, errors, interrupted, onError, started, targetFailure }) {
   // Imported only here: node:worker_threads costs ~1.6 MB of RSS in a
   // process that never starts a worker.
@@ -404,12 +411,23 @@ async function workersLoop({ o, binding, dir, run, progress, sampleNow, sampleEv
   const finished = [];
   let failure = null;
   const lateFailures = []; // teardown failures, reported after the END sample
+  // Resolved when every worker has paused at the current sample point or
+  // has finished (stopped early: a failure, --max-errors, a signal).
+  let arrived = null;
+  const checkArrived = () => {
+    if (arrived !== null && workers.every((s) => s.paused !== null || s.done)) {
+      const a = arrived;
+      arrived = null;
+      a();
+    }
+  };
   for (let i = 0; i < n; i++) {
-    const share = Math.floor(rest / n) + (i < rest % n ? 1 : 0);
     const w = new Worker(new URL('./worker.js', import.meta.url), {
       workerData: {
         bindingUrl: binding.moduleUrl, options: openOptions(o), api: o.api, async: o.async, workload: o.workload,
-        latencyEvery: o.latencyEvery, queries: share, run, plant: o.plant, index: i,
+        latencyEvery: o.latencyEvery, queries: shareOf(i, n, rest), run, plant: o.plant, index: i,
+        // Where to pause: sample points of the whole run (sample-points.js).
+        started, total: o.queries, sampleEvery,
         progress: progressSlots, stop, errorCount, maxErrors: o.maxErrors,
         // A target's worker gets a directory of its own (ctx.dir); a workload's
         // workers share the database.
@@ -418,10 +436,12 @@ async function workersLoop({ o, binding, dir, run, progress, sampleNow, sampleEv
         iterationTimeout: o.iterationTimeout, targetOptions: o.targetOptions,
       },
     });
-    const state = { worker: w, done: false, exited: false, errors: 0, replies: [] };
+    const state = { worker: w, done: false, exited: false, errors: 0, replies: [], paused: null };
     finished.push(new Promise((resolve) => {
+      const end = () => { state.done = true; resolve(); checkArrived(); };
       w.on('message', (m) => {
-        if (m.type === 'done') { state.done = true; state.errors = m.errors; resolve(); }
+        if (m.type === 'done') { state.errors = m.errors; end(); }
+        else if (m.type === 'paused') { state.paused = m; checkArrived(); }
         else if (m.type === 'memory') state.replies.shift()?.(m);
         else if (m.type === 'error') onError(`worker ${i}: ${m.message}`);
         else if (m.type === 'failure') {
@@ -430,37 +450,46 @@ async function workersLoop({ o, binding, dir, run, progress, sampleNow, sampleEv
           else failure ??= f;
         }
       });
-      w.on('error', (e) => { failure = `worker ${i} failed: ${describeError(e)}`; state.done = true; resolve(); });
+      w.on('error', (e) => { failure = `worker ${i} failed: ${describeError(e)}`; end(); });
       w.on('exit', () => {
         state.exited = true;
         for (const r of state.replies.splice(0)) r(null); // nobody left to answer
-        if (!state.done) { failure ??= `worker ${i} exited early`; state.done = true; resolve(); }
+        if (!state.done) { failure ??= `worker ${i} exited early`; end(); }
       });
     }));
     workers.push(state);
   }
   const total = () => started + progressSlots.reduce((a, b) => a + Number(b), 0);
-  const fromWorkers = async () => {
-    const figures = await Promise.all(workers.map((s) => (s.exited ? null
-      : new Promise((resolve) => { s.replies.push(resolve); s.worker.postMessage('sample'); }))));
-    const add = { jsHeapUsed: 0, jsHeapTotal: 0, jsExternal: 0, jsArrayBuffers: 0 };
-    for (const f of figures) if (f) for (const k of Object.keys(add)) add[k] += f[k];
-    return add;
+  const add = (figures) => {
+    const sum = { jsHeapUsed: 0, jsHeapTotal: 0, jsExternal: 0, jsArrayBuffers: 0 };
+    for (const f of figures) if (f) for (const k of Object.keys(sum)) sum[k] += f[k];
+    return sum;
   };
-  let nextSample = sampleEvery > 1 ? sampleEvery : 2;
-  const allDone = Promise.all(finished);
-  let settled = false;
-  allDone.then(() => { settled = true; });
-  while (!settled) {
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    const now = total();
-    progress.update(now);
+  const fromWorkers = async () => add(await Promise.all(workers.map((s) => (s.exited ? null
+    : new Promise((resolve) => { s.replies.push(resolve); s.worker.postMessage('sample'); })))));
+  // Progress on stderr, and a signal or a failure passed on to the workers
+  // (they look at the flag between chunks).  Display only: no sample is
+  // taken here.
+  const watch = setInterval(() => {
+    progress.update(total());
     if (interrupted() !== null || failure !== null) Atomics.store(stop, 0, 1);
-    if (now >= nextSample && now < o.queries && !settled) {
-      await sampleNow(now, fromWorkers);
-      while (nextSample <= now) nextSample += sampleEvery;
+  }, POLL_MS);
+  const resume = () => {
+    for (const s of workers) {
+      if (s.paused !== null) { s.paused = null; s.worker.postMessage('resume'); }
     }
+  };
+  for (let point = nextPoint(started, sampleEvery); point < o.queries; point += sampleEvery) {
+    await new Promise((resolve) => { arrived = resolve; checkArrived(); });
+    if (!workers.every((s) => s.paused !== null && s.paused.point === point)) break; // a worker stopped early
+    const figures = add(workers.map((s) => s.paused));
+    await sampleNow(point, async () => figures);
+    progress.update(point);
+    resume();
   }
+  resume(); // after a stop: the paused ones see the flag and finish
+  await Promise.all(finished);
+  clearInterval(watch);
   const done = total();
   for (const s of workers) errors += s.errors;
   if (failure === null && errors >= o.maxErrors) failure = `stopped after ${errors} errors (--max-errors ${o.maxErrors})`;

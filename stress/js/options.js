@@ -73,6 +73,13 @@ verdict.  Options shared with dalstress mean the same there.
                       Lite mode keeps ~4-6 MB of compiler code pages out of the
                       measured RSS but slows JS-heavy paths (--api builder);
                       see docs/api.md
+  --attribute, --no-attribute
+                      name the shared object that holds native memory: the
+                      driver starts itself again with the allocation tracer
+                      (build/out/libdalkit_tracer.so, or $DALKIT_TRACER) in
+                      LD_PRELOAD, and the monitor adds native:<dso> layers
+                      (docs/attribution.md).  Default: on with --target, off
+                      with a workload
   --progress auto|line|plain|off
                       progress on stderr: auto = one updating line on a TTY,
                       plain periodic lines otherwise (default auto)
@@ -189,6 +196,8 @@ export function parseOptions(argv, vias = ['addon']) {
         progress: { type: 'string' },
         via: { type: 'string' },
         lite: { type: 'boolean' },
+        attribute: { type: 'boolean' },
+        'no-attribute': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -232,7 +241,10 @@ export function parseOptions(argv, vias = ['addon']) {
     progress: v.progress !== undefined ? oneOf(v.progress, '--progress', ['auto', 'line', 'plain', 'off']) : 'auto',
     via: v.via !== undefined ? oneOf(v.via, '--via', vias) : vias[0],
     lite: !!v.lite,
+    // null: the default (on for --target, off for a workload; attribute.js).
+    attribute: v.attribute ? true : v['no-attribute'] ? false : null,
   };
+  if (v.attribute && v['no-attribute']) throw new UsageError('options --attribute and --no-attribute: give one');
   if (o.workload === '') throw new UsageError('option --workload: empty name');
   if (o.dbDir === '') throw new UsageError('option --db-dir: empty directory name');
   if (o.json === '') throw new UsageError('option --json: empty file name');
