@@ -2,6 +2,16 @@ module dalkit/native
 
 go 1.25.0
 
-require github.com/tinylib/msgp v1.6.5
+require (
+	github.com/jackc/pgx/v5 v5.12.0
+	github.com/tinylib/msgp v1.6.5
+)
 
-require github.com/philhofer/fwd v1.2.0 // indirect
+require (
+	github.com/jackc/pgpassfile v1.0.0 // indirect
+	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
+	github.com/jackc/puddle/v2 v2.2.3 // indirect
+	github.com/philhofer/fwd v1.2.0 // indirect
+	golang.org/x/sync v0.22.0 // indirect
+	golang.org/x/text v0.41.0 // indirect
+)

@@ -5,7 +5,24 @@ import (
 	"sync"
 
 	"dalkit/native/internal/planted"
+	"dalkit/native/internal/postgres"
 )
+
+// openPostgres opens the PostgreSQL backend with the handle's options.
+func openPostgres(url string, o *Options) (Backend, error) {
+	b, err := postgres.Open(postgres.Config{
+		URL:              url,
+		PoolSize:         o.PoolSize,
+		ConnectTimeoutMs: o.ConnectTimeoutMs,
+		MaxQueryMs:       o.MaxQueryMs,
+		StmtCache:        o.StmtCache,
+		MaxResponseBytes: o.MaxResponseBytes,
+	})
+	if err != nil {
+		return nil, err // not a nil *postgres.Backend in a non-nil Backend
+	}
+	return b, nil
+}
 
 // Handle is an open data directory or PostgreSQL database: the unit
 // dal_open returns. This file holds its lifecycle; pipeline.go runs
@@ -23,18 +40,26 @@ type Handle struct {
 	plant *planted.Planter // nil unless a plant_leak option asked for one
 }
 
-// Open validates the directory and options and registers a new handle.
+// Open validates the data directory, or connects to the PostgreSQL server
+// a postgres:// or postgresql:// URL names, and registers a new handle.
 func Open(dataDir, options string) (int64, error) {
 	opts, err := ParseOptions(options)
 	if err != nil {
 		return 0, err
 	}
 	h := &Handle{opts: opts}
-	be, err := openSQLite(dataDir, &h.opts)
+	onPostgres := postgres.IsURL(dataDir)
+	if err := opts.checkBackend(onPostgres); err != nil {
+		return 0, err
+	}
+	if onPostgres {
+		h.be, err = openPostgres(dataDir, &h.opts)
+	} else {
+		h.be, err = openSQLite(dataDir, &h.opts)
+	}
 	if err != nil {
 		return 0, err
 	}
-	h.be = be
 	h.plant = planted.New(opts.PlantLeak, opts.PlantLeakBytes)
 	return registry.add(h), nil
 }

@@ -19,6 +19,62 @@ type Options struct {
 	Synchronous      string
 	PlantLeak        string // "", "go_cmem", "go_heap" or "sqlite_stmt"
 	PlantLeakBytes   int
+	PoolSize         int // PostgreSQL: connections to the server
+	ConnectTimeoutMs int // PostgreSQL: one connection attempt
+
+	given optionSet // the keys the option string set, for checkBackend
+}
+
+// optionSet is a set of option keys, one bit per index in optionKeys.
+type optionSet uint32
+
+// optionKeys are every option, in dal.h's order.
+var optionKeys = []string{
+	"busy_timeout_ms", "max_readers", "stmt_cache", "max_request_bytes", "max_response_bytes",
+	"max_query_ms", "max_databases", "synchronous", "plant_leak", "plant_leak_bytes",
+	"pool_size", "connect_timeout_ms",
+}
+
+func (s optionSet) has(key string) bool {
+	for i, k := range optionKeys {
+		if k == key {
+			return s&(1<<i) != 0
+		}
+	}
+	return false
+}
+
+func (s *optionSet) add(key string) {
+	for i, k := range optionKeys {
+		if k == key {
+			*s |= 1 << i
+		}
+	}
+}
+
+// sqliteOnly and postgresOnly are the options of one backend: the other
+// refuses them instead of ignoring them, so that a setting never silently
+// does nothing.
+var (
+	sqliteOnly   = []string{"busy_timeout_ms", "max_readers", "max_databases", "synchronous"}
+	postgresOnly = []string{"pool_size", "connect_timeout_ms"}
+)
+
+// checkBackend refuses the options that do not apply to the backend.
+func (o *Options) checkBackend(postgres bool) error {
+	other, this := postgresOnly, "a SQLite data directory"
+	if postgres {
+		other, this = sqliteOnly, "a PostgreSQL URL"
+	}
+	for _, k := range other {
+		if o.given.has(k) {
+			return errorf(EOptions, fmt.Sprintf("option %s does not apply to %s; it is an option of the other backend (dal.h, OPEN)", k, this))
+		}
+	}
+	if postgres && o.PlantLeak == "sqlite_stmt" {
+		return errorf(EOptions, "option plant_leak=sqlite_stmt needs a SQLite data directory (it leaks SQLite statements); use go_cmem or go_heap")
+	}
+	return nil
 }
 
 // Defaults and bounds, documented in dal.h and docs/protocol.md.
@@ -42,6 +98,8 @@ func DefaultOptions() Options {
 		MaxQueryMs:       defaultMaxQueryMs,
 		MaxDatabases:     defaultMaxDatabases,
 		Synchronous:      "normal",
+		PoolSize:         8,
+		ConnectTimeoutMs: 5000,
 	}
 }
 
@@ -59,10 +117,9 @@ var intOptions = map[string]intOption{
 	"max_query_ms":       {func(o *Options) *int { return &o.MaxQueryMs }, 0, 86400000},
 	"max_databases":      {func(o *Options) *int { return &o.MaxDatabases }, 1, 4096},
 	"plant_leak_bytes":   {func(o *Options) *int { return &o.PlantLeakBytes }, 0, 1 << 20},
+	"pool_size":          {func(o *Options) *int { return &o.PoolSize }, 1, 1024},
+	"connect_timeout_ms": {func(o *Options) *int { return &o.ConnectTimeoutMs }, 1, 600000},
 }
-
-const validKeys = "busy_timeout_ms, max_readers, stmt_cache, max_request_bytes, max_response_bytes, " +
-	"max_query_ms, max_databases, synchronous, plant_leak, plant_leak_bytes"
 
 // isOptionSpace is the whitespace the grammar refuses next to keys and
 // values: the same set as the shim's parser (dal-shim/common/kv_options.hpp).
@@ -105,6 +162,7 @@ func ParseOptions(s string) (Options, error) {
 		if err := o.set(key, val); err != nil {
 			return o, err
 		}
+		o.given.add(key)
 	}
 	if o.PlantLeak != "" && o.PlantLeakBytes == 0 {
 		o.PlantLeakBytes = defaultPlantLeakBytes
@@ -140,7 +198,7 @@ func (o *Options) set(key, val string) error {
 			return errorf(EOptions, fmt.Sprintf("option plant_leak=%q: expected go_cmem, go_heap or sqlite_stmt", val))
 		}
 	default:
-		return errorf(EOptions, fmt.Sprintf("unknown option %q; valid options: %s", key, validKeys))
+		return errorf(EOptions, fmt.Sprintf("unknown option %q; valid options: %s", key, strings.Join(optionKeys, ", ")))
 	}
 	return nil
 }

@@ -51,3 +51,21 @@ func AppendExecErrorCode(dst []byte, id uint64, errMsg []byte, code int) []byte 
 	dst = msgp.AppendString(dst, "ec")
 	return msgp.AppendInt(dst, code)
 }
+
+// AppendExecErrorState appends an error response of the PostgreSQL backend
+// for a request that asked for "codes": {i, ra: 0, li: 0, e, ec} with ec
+// the server's SQLSTATE, a 5-character string such as "23505"
+// (docs/protocol.md, "On PostgreSQL").
+func AppendExecErrorState(dst []byte, id uint64, errMsg []byte, state string) []byte {
+	dst = msgp.AppendMapHeader(dst, 5)
+	dst = msgp.AppendString(dst, "i")
+	dst = msgp.AppendUint64(dst, id)
+	dst = msgp.AppendString(dst, "ra")
+	dst = msgp.AppendInt64(dst, 0)
+	dst = msgp.AppendString(dst, "li")
+	dst = msgp.AppendInt64(dst, 0)
+	dst = msgp.AppendString(dst, "e")
+	dst = msgp.AppendStringFromBytes(dst, errMsg)
+	dst = msgp.AppendString(dst, "ec")
+	return msgp.AppendString(dst, state)
+}

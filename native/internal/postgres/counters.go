@@ -1,0 +1,19 @@
+package postgres
+
+import "sync/atomic"
+
+// Process-wide counters of every PostgreSQL handle, for dal_stats.
+var (
+	connectionsOpen atomic.Int64 // connections to a server, open
+	statementsLive  atomic.Int64 // statements prepared on a server and not deallocated
+)
+
+// Counters is a snapshot of the backend's counters.
+type Counters struct {
+	ConnectionsOpen, StatementsLive int64
+}
+
+// ReadCounters returns the current counters.
+func ReadCounters() Counters {
+	return Counters{ConnectionsOpen: connectionsOpen.Load(), StatementsLive: statementsLive.Load()}
+}
