@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "attribute.hpp"
 #include "dalmonitor.h"
 #include "dalshim.h"
 #include "data_dir.hpp"
@@ -156,6 +157,9 @@ int real_main(int argc, char** argv) {
     std::fputs(usage().c_str(), stdout);
     return 0;
   }
+  // --attribute: from here on under the allocation tracer (this call
+  // executes dalstress again with it preloaded, or says why it cannot).
+  if (o.attribute && !run_under_tracer(argv, err)) return fail_early("--attribute: " + err);
   // Every output path and the data directory are checked before the DAL is
   // loaded: a run that cannot deliver its report must not start (a default
   // run takes about 18 minutes).

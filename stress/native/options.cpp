@@ -98,6 +98,12 @@ every answer, samples memory through the monitor and prints its leak verdict.
                       plain periodic lines otherwise (default auto)
   --verbose           the text report also lists every sample (the series is
                       always in the JSON report)
+  --attribute, --no-attribute
+                      name the shared object that holds native memory:
+                      dalstress executes itself again with the allocation
+                      tracer (libdalkit_tracer.so beside it, or
+                      $DALKIT_TRACER) in LD_PRELOAD, and the monitor adds
+                      native:<dso> layers (docs/attribution.md); default off
   --help              this text
 
 Ctrl-C (or SIGTERM) stops the run: the report is printed for the queries
@@ -118,6 +124,11 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
     }
     if (arg == "--verbose") {
       o.verbose = true;
+      continue;
+    }
+    // The default is off (a workload; the JS drivers' --target turns it on).
+    if (arg == "--attribute" || arg == "--no-attribute") {
+      o.attribute = arg == "--attribute";
       continue;
     }
     if (arg.rfind("--", 0) != 0) {
