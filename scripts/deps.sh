@@ -11,7 +11,9 @@ set -euo pipefail
 
 # chromium: the HTML report's browser test (tests/report) opens pages in it.
 # clang: libFuzzer (tests/fuzz); clang-format: the format ctest (tests/lint).
-packages=(cmake ninja-build g++ pkg-config libsqlite3-dev libmsgpack-cxx-dev nlohmann-json3-dev libffi-dev libgtest-dev valgrind python3 clang clang-format chromium)
+# postgresql: the server binaries (initdb, pg_ctl, pg_basebackup) with which
+# scripts/lib/pg-cluster.sh starts the tests' throwaway primary and replica.
+packages=(cmake ninja-build g++ pkg-config libsqlite3-dev libmsgpack-cxx-dev nlohmann-json3-dev libffi-dev libgtest-dev valgrind python3 clang clang-format chromium postgresql)
 log=${1:-/dev/stderr}
 
 missing=()

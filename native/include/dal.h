@@ -2,7 +2,8 @@
 ** dal.h -- the C ABI of the data-access layer (DAL).
 **
 ** The DAL turns MongoDB-style query objects, encoded as MessagePack, into
-** SQL over SQLite 3 in WAL mode and answers in MessagePack.  The wire format
+** SQL over SQLite 3 in WAL mode, or over a PostgreSQL server (see OPEN),
+** and answers in MessagePack.  The wire format
 ** of requests and responses is specified in docs/protocol.md.
 **
 ** This header is the whole contract between the DAL and its callers (the
@@ -38,6 +39,7 @@
 ** Go runtime did not create.  One handle serves many threads at once: reads
 ** run concurrently on a pool of connections, writes are serialized on one
 ** connection per database file (SQLite's WAL mode allows exactly that).
+** On PostgreSQL every request takes a connection of the handle's pool.
 **
 ** UNLOADING
 **
@@ -184,6 +186,34 @@ int32_t dal_last_error_code(void);
 **   plant_leak=go_cmem|go_heap|sqlite_stmt   ("" or none: no plant, the default)
 **   plant_leak_bytes=N     0..1048576; absent or 0 means the default, 16
 **
+** POSTGRESQL
+**
+** A data_dir that starts with "postgres://" or "postgresql://" is not a
+** directory but the URL of a PostgreSQL database:
+**
+**   postgres://USER:PASSWORD@HOST:PORT/DATABASE?sslmode=disable
+**
+** (libpq's URI form as pgx reads it: sslmode, connect parameters, and the
+** PG* environment variables and ~/.pgpass for what the URL leaves out).
+** A request's "db" then names a schema of that database, created on first
+** use (docs/protocol.md, "On PostgreSQL", also for what differs).  dal_open
+** connects once, so that an unreachable server or a refused login fails
+** here: DAL_E_DATABASE, with a message that says which and never holds the
+** password.  A URL that cannot be parsed is DAL_E_OPTIONS.
+**
+** stmt_cache (statements prepared on the server, per connection; 0 prepares
+** every request anew), max_request_bytes, max_response_bytes, max_query_ms
+** (the server's statement_timeout, per statement; a call also gives up
+** 2000 ms after it when the server does not answer) and plant_leak=go_cmem
+** or go_heap apply, and two options of PostgreSQL's own:
+**
+**   pool_size=N            connections to the server at most (default 8, 1..1024)
+**   connect_timeout_ms=N   one connection attempt             (default 5000, 1..600000)
+**
+** busy_timeout_ms, max_readers, max_databases, synchronous and
+** plant_leak=sqlite_stmt are SQLite's: on a URL they fail with
+** DAL_E_OPTIONS, as pool_size and connect_timeout_ms do on a directory.
+**
 ** Returns a handle (> 0) or a negative DAL_E_* code.
 */
 int64_t dal_open(const char *data_dir, const char *options);
@@ -275,6 +305,11 @@ int64_t dal_take_pending(void *buf, size_t buf_cap);
 **                     (the interrupted statement is rolled back), or
 **                     max_databases is reached with every database in use
 **
+** On PostgreSQL the text runs in the schema of db (its search_path), as one
+** simple-protocol query: without BEGIN/COMMIT in it, its statements form one
+** implicit transaction, so a failure undoes the statements before it too.
+** SQL errors carry the server's message and SQLSTATE.
+**
 ** Added in dal.h 1.1.
 */
 int32_t dal_exec(int64_t handle, const char *db, size_t db_len, const char *sql, size_t sql_len);
@@ -306,8 +341,8 @@ int32_t dal_exec(int64_t handle, const char *db, size_t db_len, const char *sql,
 #define DAL_STAT_BUFFER_BYTES_LIVE    6  /* bytes held by those buffers */
 #define DAL_STAT_SQLITE_MEMORY_USED   7  /* SQLite heap in use, all connections: what sqlite3_memory_used() would say, from the DAL's counting allocator (see dal_version_string) */
 #define DAL_STAT_SQLITE_MEMORY_PEAK   8  /* the most DAL_STAT_SQLITE_MEMORY_USED has been (sqlite3_memory_highwater(0)) */
-#define DAL_STAT_CONNECTIONS_OPEN     9  /* open SQLite connections, all handles */
-#define DAL_STAT_STATEMENTS_LIVE     10  /* prepared statements not finalized, all handles */
+#define DAL_STAT_CONNECTIONS_OPEN     9  /* open SQLite connections and PostgreSQL server connections, all handles */
+#define DAL_STAT_STATEMENTS_LIVE     10  /* prepared statements not finalized (SQLite) or not deallocated (PostgreSQL), all handles */
 #define DAL_STAT_QUERIES             11  /* requests executed since load */
 #define DAL_STAT_PLANTED_BYTES       12  /* bytes deliberately leaked by plant_leak options */
 #define DAL_STAT_COUNT               13

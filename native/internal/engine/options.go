@@ -62,13 +62,13 @@ var (
 
 // checkBackend refuses the options that do not apply to the backend.
 func (o *Options) checkBackend(postgres bool) error {
-	other, this := postgresOnly, "a SQLite data directory"
+	other, this, that := postgresOnly, "a SQLite data directory", "PostgreSQL URLs"
 	if postgres {
-		other, this = sqliteOnly, "a PostgreSQL URL"
+		other, this, that = sqliteOnly, "a PostgreSQL URL", "SQLite data directories"
 	}
 	for _, k := range other {
 		if o.given.has(k) {
-			return errorf(EOptions, fmt.Sprintf("option %s does not apply to %s; it is an option of the other backend (dal.h, OPEN)", k, this))
+			return errorf(EOptions, fmt.Sprintf("option %s does not apply to %s: it is an option of %s (dal.h, OPEN)", k, this, that))
 		}
 	}
 	if postgres && o.PlantLeak == "sqlite_stmt" {

@@ -88,10 +88,9 @@ func (c *Config) poolConfig(sec secrets) (*pgxpool.Config, error) {
 	if _, ok := rp["application_name"]; !ok {
 		rp["application_name"] = "dalkit"
 	}
-	// The response encoders read text as UTF-8 and numbers in the formats
-	// rows.go decodes; these settings make the server send exactly that.
+	// The response encoders pass text on as MessagePack str, which must be
+	// UTF-8.
 	rp["client_encoding"] = "UTF8"
-	rp["extra_float_digits"] = "1"
 	pc.AfterConnect = afterConnect(c.StmtCache)
 	pc.BeforeClose = beforeClose
 	return pc, nil

@@ -103,12 +103,13 @@ func (c *stmtCache) prepare(ctx context.Context, pg *pgconn.PgConn, schema strin
 	if c.capacity == 0 {
 		return p, nil
 	}
-	statementsLive.Add(1)
 	if c.lru.Len() >= c.capacity {
 		if err := c.evict(ctx, pg, c.lru.Back()); err != nil {
+			_ = pg.Deallocate(ctx, p.name) // not cached: do not leave it on the server
 			return nil, err
 		}
 	}
+	statementsLive.Add(1)
 	c.byKey[p.key] = c.lru.PushFront(p)
 	return p, nil
 }

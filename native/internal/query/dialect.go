@@ -25,6 +25,13 @@ import (
 //	                                            schema, and no request reaches another
 //	OnConflict([])       any conflict           with DoNothing only: PostgreSQL's DO
 //	                                            UPDATE needs a conflict target
+//	Sort                 NULLs sort first       ASC NULLS FIRST, DESC NULLS LAST (PostgreSQL
+//	                     ascending              sorts NULLs last ascending)
+//	count(*), sum(x)     column named by the    AS "count(*)", AS "sum(""x"")" (PostgreSQL
+//	without an alias     text: sum("x")         would name it count, sum)
+//	Join without $do     every pair of rows     ON 1 = 1 (PostgreSQL's joins need ON)
+//	cross Join with $do  an inner join          INNER JOIN ... ON (PostgreSQL's CROSS JOIN
+//	                                            has no ON)
 type Dialect uint8
 
 const (
@@ -70,6 +77,27 @@ func (b *Builder) checkIdent(name []byte, maxParts int) error {
 			}
 		}
 	}
+	return nil
+}
+
+// sqliteLabel names the aggregate emitted from b.sql[at:] as SQLite does,
+// by its text (count(*), sum("age")): PostgreSQL would name it by the
+// function alone (count, sum).
+func (b *Builder) sqliteLabel(at int) error {
+	expr := b.sql[at:]
+	label := 2 + len(expr) + bytes.Count(expr, []byte{'"'})
+	if label-2 > maxPostgresIdent {
+		return errorf("aggregate %s needs a column name of %d bytes, PostgreSQL keeps at most %d; give it a shorter alias with \" as name\"", q(expr), label-2, maxPostgresIdent)
+	}
+	b.sql = append(b.sql, " AS \""...)
+	for i := at; i < at+len(expr); i++ {
+		c := b.sql[i] // b.sql grows, expr may move: index it afresh
+		if c == '"' {
+			b.sql = append(b.sql, '"')
+		}
+		b.sql = append(b.sql, c)
+	}
+	b.sql = append(b.sql, '"')
 	return nil
 }
 

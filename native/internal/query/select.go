@@ -140,6 +140,7 @@ func (b *Builder) field(f []byte) error {
 		if name == "" {
 			return errorf("unknown aggregate %s in field %s; valid aggregates: count, sum, avg, min, max", q(fn), q(f))
 		}
+		at := len(b.sql)
 		b.w(name)
 		b.w("(")
 		if name == "count" && string(arg) == "*" {
@@ -148,6 +149,9 @@ func (b *Builder) field(f []byte) error {
 			return err
 		}
 		b.w(")")
+		if alias == nil && b.dialect == PostgreSQL {
+			return b.sqliteLabel(at)
+		}
 	default:
 		if err := b.ident(expr, 2); err != nil {
 			return err
@@ -236,6 +240,10 @@ func (b *Builder) join(j wire.Value) error {
 		}
 		return errorf("$for must be a string (\"table\" or \"table alias\"), got %s", forV.Kind)
 	}
+	hasOn := doV.Kind == wire.Map && doV.Len() > 0
+	if b.dialect == PostgreSQL && kw == " CROSS JOIN " && hasOn {
+		kw = " INNER JOIN " // SQLite's CROSS JOIN ... ON is an inner join; PostgreSQL's has no ON
+	}
 	b.w(kw)
 	t, alias := forV.Bytes, []byte(nil)
 	if sp := bytes.IndexByte(t, ' '); sp >= 0 {
@@ -250,13 +258,13 @@ func (b *Builder) join(j wire.Value) error {
 			return prefix(err, "$for %s: ", q(forV.Bytes))
 		}
 	}
-	if doV.Kind == wire.Nil {
-		return nil
-	}
-	if doV.Kind != wire.Map {
+	if doV.Kind != wire.Nil && doV.Kind != wire.Map {
 		return errorf("$do must be a filter map, got %s", doV.Kind)
 	}
-	if doV.Len() == 0 {
+	if !hasOn {
+		if b.dialect == PostgreSQL && kw != " CROSS JOIN " {
+			b.w(" ON 1 = 1") // PostgreSQL's joins other than CROSS need ON; SQLite's without one pair every row
+		}
 		return nil
 	}
 	b.w(" ON ")
@@ -312,9 +320,9 @@ func (b *Builder) sort() error {
 		}
 		switch {
 		case d.Kind == wire.Int && d.Int() == 1, d.Kind == wire.Str && bytes.EqualFold(d.Bytes, []byte("asc")):
-			b.w(" ASC")
+			b.w(pick(b.dialect == PostgreSQL, " ASC NULLS FIRST", " ASC"))
 		case d.Kind == wire.Int && d.Int() == -1, d.Kind == wire.Str && bytes.EqualFold(d.Bytes, []byte("desc")):
-			b.w(" DESC")
+			b.w(pick(b.dialect == PostgreSQL, " DESC NULLS LAST", " DESC"))
 		default:
 			return errorf("Sort: direction of %s must be 1, -1, \"asc\" or \"desc\", got %s", q(k.Bytes), describe(d))
 		}
