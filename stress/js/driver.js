@@ -39,6 +39,7 @@ import { effectiveSampleEvery, openOptions, parseOptions, usage, userCwd, UsageE
 import { makeJsPlant } from './plants.js';
 import { Progress } from './progress.js';
 import { nextPoint, shareOf } from './sample-points.js';
+import { nextPoint, shareOf } from './sample-points.js';
 import { TargetError, TargetUnit, callWithin, loadTarget, runtimeName, targetPath } from './target.js';
 import { writeHtml } from '../report/html.js';
 import { Workload, setUpWorkload } from './workload.js';
@@ -47,7 +48,8 @@ import { WorkloadError, loadWorkload } from './workload-spec.js';
 // Queries between event-loop turns.  A turn costs a few microseconds; 1024
 // queries take several milliseconds, so the loop pays well under 1 %.
 const CHUNK = 1024;
-// How often the main thread looks at the workers' progress.
+// How often the main thread shows the workers' progress and passes a stop on
+// (never when it samples: sample-points.js).
 const POLL_MS = 5;
 
 export const yieldNow = () => new Promise((resolve) => setImmediate(resolve));
@@ -481,7 +483,12 @@ async function workersLoop({ o, binding, dir, run, progress, sampleNow, sampleEv
   };
   for (let point = nextPoint(started, sampleEvery); point < o.queries; point += sampleEvery) {
     await new Promise((resolve) => { arrived = resolve; checkArrived(); });
-    if (!workers.every((s) => s.paused !== null && s.paused.point === point)) break; // a worker stopped early
+    // A worker that finished before a sample point stopped early (a failure,
+    // --max-errors, a signal): no more samples, and all the others stop too.
+    if (!workers.every((s) => s.paused !== null && s.paused.point === point)) {
+      Atomics.store(stop, 0, 1);
+      break;
+    }
     const figures = add(workers.map((s) => s.paused));
     await sampleNow(point, async () => figures);
     progress.update(point);

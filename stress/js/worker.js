@@ -6,8 +6,10 @@
 // (worker 0 goes on from thread 0's query 1, which the main thread sent),
 // hands counts and latencies to the monitor itself (those dalmon_* calls
 // are lock-free and process-wide),
-// publishes its progress in a shared slot, and answers the main thread's
-// 'sample' requests with its own heap figures after collecting garbage.
+// publishes its progress in a shared slot, pauses at every sample point of
+// the run (sample-points.js: it runs its share of each interval, collects
+// its heap, reports its figures as 'paused' and waits for 'resume'), and
+// after its share answers the END sample's 'sample' request the same way.
 // With --target it runs the target instead (docs/targets.md): its own
 // setup(ctx) with ctx.workerIndex = its index, iterations i = 0.. of its
 // share, teardown(state) when released.
@@ -16,6 +18,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 
 import { collect, loadWorkloads, yieldNow } from './driver.js';
 import { makeJsPlant } from './plants.js';
+import { nextPoint, shareOf } from './sample-points.js';
 import { TargetError, TargetUnit, callWithin, loadTarget, runtimeName } from './target.js';
 import { Workload } from './workload.js';
 
@@ -30,8 +33,14 @@ let target = null;
 let state;
 const fail = (e) => parentPort.postMessage({ type: 'failure', message: e.message, detail: e.detail });
 
+// The main thread's 'resume' after a sample point.
+let resumed = null;
 parentPort.on('message', async (m) => {
-  if (m === 'sample') {
+  if (m === 'resume') {
+    const r = resumed;
+    resumed = null;
+    if (r) r();
+  } else if (m === 'sample') {
     await collect(binding);
     parentPort.postMessage({ type: 'memory', ...binding.memory() });
   } else if (m === 'exit') {
@@ -49,30 +58,50 @@ parentPort.on('message', async (m) => {
   }
 });
 
-// One loop for a workload and a target: n units at a time, counts and
-// latencies to the monitor, progress in the shared slot.
+// At a sample point: collect this heap, report it, wait for the main
+// thread's sample to be taken.
+async function pause(point) {
+  await collect(binding);
+  const go = new Promise((resolve) => { resumed = resolve; });
+  parentPort.postMessage({ type: 'paused', point, ...binding.memory() });
+  await go;
+}
+
+// One loop for a workload and a target: n units at a time up to this
+// worker's share of the next sample point, counts and latencies to the
+// monitor, progress in the shared slot.
 async function loop(unit, step, close) {
   let done = 0;
   let errors = 0;
   // --max-errors bounds the run's total, not each worker's: every worker adds
   // its errors to the shared count (which starts with the main thread's) and
   // all stop once it reaches the limit.
-  while (done < w.queries && Atomics.load(w.stop, 0) === 0 && Atomics.load(w.errorCount, 0) < w.maxErrors) {
-    const n = Math.min(CHUNK, w.queries - done);
-    try {
-      done += await step(n);
-    } catch (e) {
-      if (!(e instanceof TargetError)) throw e;
-      done += unit.flush(binding.monitor, w.run).queries;
+  const stopped = () => Atomics.load(w.stop, 0) !== 0 || Atomics.load(w.errorCount, 0) >= w.maxErrors;
+  const upTo = (point) => (point < w.total ? shareOf(w.index, w.workers, point - w.started) : w.queries);
+  let point = nextPoint(w.started, w.sampleEvery);
+  let until = upTo(point);
+  run: for (;;) {
+    while (done < until && !stopped()) {
+      const n = Math.min(CHUNK, until - done);
+      try {
+        done += await step(n);
+      } catch (e) {
+        if (!(e instanceof TargetError)) throw e;
+        done += unit.flush(binding.monitor, w.run).queries;
+        Atomics.store(w.progress, w.index, BigInt(done));
+        fail(e);
+        break run;
+      }
+      const e = unit.flush(binding.monitor, w.run).errors;
+      errors += e;
+      if (e > 0) Atomics.add(w.errorCount, 0, BigInt(e));
       Atomics.store(w.progress, w.index, BigInt(done));
-      fail(e);
-      break;
+      await yieldNow();
     }
-    const e = unit.flush(binding.monitor, w.run).errors;
-    errors += e;
-    if (e > 0) Atomics.add(w.errorCount, 0, BigInt(e));
-    Atomics.store(w.progress, w.index, BigInt(done));
-    await yieldNow();
+    if (done < until || point >= w.total) break; // stopped, or the share is done
+    await pause(point);
+    point += w.sampleEvery;
+    until = upTo(point);
   }
   close();
   parentPort.postMessage({ type: 'done', done, errors });

@@ -450,10 +450,27 @@ export function ffiSuite(ctx) {
     }
   }, 240_000);
 
+  test('--workers 2: one sample at every sample point, the workers paused there', async () => {
+    // Samples follow the count, not the clock (stress/js/sample-points.js):
+    // START after the main thread's query 1, one at every multiple of 100
+    // below 2,001, END at 2,001; no more, no fewer, however fast the run.
+    const out = join(mkdtempSync(join(tmpdir(), 'dalkit-samples-')), 'run.json');
+    try {
+      const [cmd, ...args] = ctx.stressCommand(['--queries', '2001', '--sample-every', '100', '--workers', '2',
+        '--json', out, '--progress', 'off']);
+      const r = await child(cmd, args);
+      assert.ok(r.code === 0 || r.code === 1, r.stdout.slice(-3000) + r.stderr.slice(-3000));
+      const points = Array.from({ length: 20 }, (_, k) => 100 * (k + 1));
+      const report = JSON.parse(readFileSync(out, 'utf8'));
+      assert.deepEqual(report.samples.map((x) => x.queries), [1, ...points, 2001]);
+      assert.equal(report.counts.queries, 2001);
+    } finally {
+      rmSync(join(out, '..'), { recursive: true, force: true });
+    }
+  }, 120_000);
+
   test('workloads rows and mixed: every answer right, NO LEAK, exit 0', async () => {
-    // ctx.workloadQueries: a driver whose samples follow time (--workers)
-    // needs a longer run to reach a verdict's 6 samples after warm-up.
-    const queries = ctx.workloadQueries ?? 30_000;
+    const queries = 30_000;
     for (const workload of ['rows', 'mixed']) {
       const [cmd, ...args] = ctx.stressCommand(['--workload', workload, '--queries', String(queries), '--progress', 'off']);
       const r = await child(cmd, args);

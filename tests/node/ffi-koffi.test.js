@@ -26,10 +26,6 @@ const ctx = {
   // koffi call into Go pays the stack-bounds refresh (~0.1-0.5 ms).
   stressCommand: (args) => [process.execPath, 'stress/node/main.js', '--via', 'koffi', '--workers', '1', ...args],
   plantLayer: 'js_heap',
-  // With --workers the driver's main thread samples while the worker keeps
-  // querying, so samples follow the run's duration: 30,000 queries left 5
-  // samples after warm-up on a loaded machine, one short of a verdict.
-  workloadQueries: 300_000,
 };
 
 for (const t of ffiSuite(ctx)) test(t.name, { timeout: t.timeoutMs }, t.fn);

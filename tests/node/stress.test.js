@@ -62,23 +62,21 @@ test('clean: 200k reference queries, no leak in any layer', async () => {
 });
 
 test('clean: builder, raw, async and 2 workers', async () => {
-  // With --workers the main thread samples while the workers keep querying
-  // (as dalstress --threads), so the number of samples follows the run's
-  // duration, not --queries: at 77k q/s, 60,000 queries left only 5 samples
-  // after warm-up (a verdict needs 6).  300,000 keep a margin of about 3x
-  // on a machine twice as fast as this one.
   const runs = [[60000, ['--api', 'builder']], [60000, ['--api', 'raw', '--async']],
     [60000, ['--api', 'builder', '--async']], [300000, ['--workers', '2']]];
   for (const [n, args] of runs) {
     const r = await stress(['--queries', String(n), ...args]);
     assertClean(r, n);
+    // Samples at every multiple of queries/100, with --workers too (the
+    // workers paused there: stress/js/sample-points.js): START after query
+    // 1, 99 sample points, END.
+    const every = n / 100;
+    assert.deepEqual(r.report.samples.map((x) => x.queries), [1, ...Array.from({ length: 99 }, (_, k) => every * (k + 1)), n]);
   }
 });
 
 // The workloads of stress/workloads (docs/workloads.md), each answer checked.
 test('workload rows, write and mixed through every API: every answer right, no leak', async () => {
-  // --workers 2: the main thread samples while the workers query, so the
-  // number of samples follows the run's duration (see above).
   const runs = [['rows', 20000, []], ['mixed', 100000, ['--workers', '2']], ['write', 10000, ['--api', 'builder']],
     ['mixed', 10000, ['--api', 'builder', '--async']], ['rows', 10000, ['--api', 'raw', '--async']]];
   for (const [workload, n, args] of runs) {

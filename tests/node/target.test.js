@@ -208,16 +208,12 @@ test('concurrency: --concurrency 4 keeps exactly 4 async iterations in flight', 
 test('workers: each worker sets up its own state in its own directory', async () => {
   const tmp = tempDir();
   try {
-    // Each iteration sleeps 0.1 ms: with --workers the main thread samples
-    // by wall time while the workers run (stress/js/driver.js), so iterations
-    // of no cost would finish before enough samples were taken.
     const file = targetFile(tmp.dir, 'workers.mjs', `
       import { writeFileSync } from 'node:fs';
       import { join } from 'node:path';
-      const nap = new Int32Array(new SharedArrayBuffer(4));
       export default {
         setup(ctx) { return { ctx, n: 0 }; },
-        iteration(s) { Atomics.wait(nap, 0, 0, 0.1); s.n++; },
+        iteration(s) { s.n++; },
         teardown(s) {
           const { ctx } = s;
           writeFileSync(join(ctx.options.out, 'worker-' + ctx.workerIndex + '.json'),
@@ -225,12 +221,14 @@ test('workers: each worker sets up its own state in its own directory', async ()
         },
       };
     `);
-    // Workers publish progress once per chunk of 1,024 iterations, so a
-    // sample point is passed at most once per chunk: samples every 2,048.
+    // Iterations of no cost, and still a sample at every multiple of 700
+    // (the workers paused there: stress/js/sample-points.js): START at 0
+    // (the target runs in the workers only), 85 sample points, END.
     const r = await stress(['--target', file, '--workers', '2', '--target-option', `out=${tmp.dir}`,
-      '--iterations', '60000', '--sample-every', '2048']);
+      '--iterations', '60000', '--sample-every', '700']);
     assert.equal(r.code, 0, `${r.out}\n${r.err}`);
     assert.equal(r.report.counts.queries, 60000);
+    assert.deepEqual(r.report.samples.map((x) => x.queries), [0, ...Array.from({ length: 85 }, (_, k) => 700 * (k + 1)), 60000]);
     assert.equal(r.report.run.threads, 2);
     const seen = readdirSync(tmp.dir).filter((f) => f.startsWith('worker-')).sort()
       .map((f) => JSON.parse(readFileSync(join(tmp.dir, f), 'utf8')));
