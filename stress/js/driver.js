@@ -39,7 +39,6 @@ import { effectiveSampleEvery, openOptions, parseOptions, usage, userCwd, UsageE
 import { makeJsPlant } from './plants.js';
 import { Progress } from './progress.js';
 import { nextPoint, shareOf } from './sample-points.js';
-import { nextPoint, shareOf } from './sample-points.js';
 import { TargetError, TargetUnit, callWithin, loadTarget, runtimeName, targetPath } from './target.js';
 import { writeHtml } from '../report/html.js';
 import { Workload, setUpWorkload } from './workload.js';
