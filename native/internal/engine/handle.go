@@ -2,11 +2,20 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 
 	"dalkit/native/internal/planted"
 	"dalkit/native/internal/postgres"
 )
+
+// replicaURLs splits the replicas option (checked by ParseOptions).
+func replicaURLs(opt string) []string {
+	if opt == "" {
+		return nil
+	}
+	return strings.Split(opt, "|")
+}
 
 // openPostgres opens the PostgreSQL backend with the handle's options.
 func openPostgres(url string, o *Options) (Backend, error) {
@@ -17,6 +26,8 @@ func openPostgres(url string, o *Options) (Backend, error) {
 		MaxQueryMs:       o.MaxQueryMs,
 		StmtCache:        o.StmtCache,
 		MaxResponseBytes: o.MaxResponseBytes,
+		Replicas:         replicaURLs(o.Replicas),
+		ReadPrimary:      o.ReadPrimary == 1,
 	})
 	if err != nil {
 		return nil, err // not a nil *postgres.Backend in a non-nil Backend

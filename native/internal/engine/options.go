@@ -2,10 +2,26 @@ package engine
 
 import (
 	"fmt"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
+
+	"dalkit/native/internal/postgres"
 )
+
+// redactURL hides the password of a URL shown in a message.
+func redactURL(s string) string {
+	if u, err := url.Parse(s); err == nil && u.User != nil {
+		if _, has := u.User.Password(); has {
+			return u.Redacted()
+		}
+	}
+	if at := strings.LastIndexByte(s, '@'); at >= 0 {
+		return "xxxxx" + s[at:]
+	}
+	return s
+}
 
 // Options are a handle's settings, parsed from dal_open's option string.
 type Options struct {
@@ -19,8 +35,10 @@ type Options struct {
 	Synchronous      string
 	PlantLeak        string // "", "go_cmem", "go_heap" or "sqlite_stmt"
 	PlantLeakBytes   int
-	PoolSize         int // PostgreSQL: connections to the server
-	ConnectTimeoutMs int // PostgreSQL: one connection attempt
+	PoolSize         int    // PostgreSQL: connections to each server
+	ConnectTimeoutMs int    // PostgreSQL: one connection attempt
+	Replicas         string // PostgreSQL: read replicas' URLs, separated by |
+	ReadPrimary      int    // PostgreSQL: 1 = the primary takes a turn at reads too
 
 	given optionSet // the keys the option string set, for checkBackend
 }
@@ -32,7 +50,7 @@ type optionSet uint32
 var optionKeys = []string{
 	"busy_timeout_ms", "max_readers", "stmt_cache", "max_request_bytes", "max_response_bytes",
 	"max_query_ms", "max_databases", "synchronous", "plant_leak", "plant_leak_bytes",
-	"pool_size", "connect_timeout_ms",
+	"pool_size", "connect_timeout_ms", "replicas", "read_primary",
 }
 
 func (s optionSet) has(key string) bool {
@@ -57,7 +75,7 @@ func (s *optionSet) add(key string) {
 // does nothing.
 var (
 	sqliteOnly   = []string{"busy_timeout_ms", "max_readers", "max_databases", "synchronous"}
-	postgresOnly = []string{"pool_size", "connect_timeout_ms"}
+	postgresOnly = []string{"pool_size", "connect_timeout_ms", "replicas", "read_primary"}
 )
 
 // checkBackend refuses the options that do not apply to the backend.
@@ -119,6 +137,7 @@ var intOptions = map[string]intOption{
 	"plant_leak_bytes":   {func(o *Options) *int { return &o.PlantLeakBytes }, 0, 1 << 20},
 	"pool_size":          {func(o *Options) *int { return &o.PoolSize }, 1, 1024},
 	"connect_timeout_ms": {func(o *Options) *int { return &o.ConnectTimeoutMs }, 1, 600000},
+	"read_primary":       {func(o *Options) *int { return &o.ReadPrimary }, 0, 1},
 }
 
 // isOptionSpace is the whitespace the grammar refuses next to keys and
@@ -188,6 +207,15 @@ func (o *Options) set(key, val string) error {
 		default:
 			return errorf(EOptions, fmt.Sprintf("option synchronous=%q: expected off, normal or full", val))
 		}
+	case "replicas":
+		// '|' separates the URLs: ',' and ';' separate options, and '|'
+		// never appears unescaped in a URL.
+		for _, u := range strings.Split(val, "|") {
+			if !postgres.IsURL(u) {
+				return errorf(EOptions, fmt.Sprintf("option replicas: %q is not a postgres:// or postgresql:// URL; separate replicas with |", redactURL(u)))
+			}
+		}
+		o.Replicas = val
 	case "plant_leak":
 		switch val {
 		case "", "none":

@@ -14,7 +14,9 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -23,14 +25,21 @@ import (
 	"dalkit/native/internal/status"
 )
 
-// Backend is one PostgreSQL database: a pool of connections to it, and
-// the schemas its requests name.
+// Backend is one PostgreSQL database: the primary's pool, the read
+// replicas' pools, and the schemas its requests name.
+//
+// Routing: writes and Tx go to the primary. A SELECT outside Tx goes to the
+// replicas in turn (with read_primary=1 the primary takes a turn too); a
+// replica whose connection fails is skipped for replicaRetry and counted
+// (ReadCounters), and the read goes to the next replica, then the primary.
+// Replication is asynchronous: a read on a replica may not see a write the
+// primary has just acknowledged (docs/protocol.md).
 type Backend struct {
-	cfg     Config
-	where   string // host:port/database, for messages
-	secrets secrets
-	pool    *pgxpool.Pool
-	schemas schemaSet
+	cfg      Config
+	primary  *server
+	replicas []*server
+	turn     atomic.Uint32 // the replica whose turn the next read is
+	schemas  schemaSet
 }
 
 // answerGraceMs is how long past max_query_ms a call waits for the server:
@@ -38,31 +47,33 @@ type Backend struct {
 // to arrive. Past it the server is taken as gone.
 const answerGraceMs = 2000
 
-// Open connects to the server (once, to fail early on an unreachable
-// server or a refused login) and returns the backend.
+// Open connects to the primary and to each replica once, to fail early
+// on an unreachable server or a refused login, and returns the backend.
 func Open(cfg Config) (*Backend, error) {
-	b := &Backend{cfg: cfg, secrets: secretsOf(cfg.URL)}
-	pc, err := cfg.poolConfig(b.secrets)
-	if err != nil {
+	b := &Backend{cfg: cfg}
+	var err error
+	if b.primary, err = openServer(&b.cfg, cfg.URL, false); err != nil {
 		return nil, err
 	}
-	b.where = where(pc)
-	b.pool, err = pgxpool.NewWithConfig(context.Background(), pc)
-	if err != nil {
-		return nil, status.Errorf(status.EOptions, "invalid PostgreSQL settings: "+b.secrets.scrub(err.Error()))
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(cfg.ConnectTimeoutMs)*time.Millisecond)
-	defer cancel()
-	if err := b.pool.Ping(ctx); err != nil {
-		b.pool.Close()
-		return nil, b.connectFailure(err)
+	for _, u := range cfg.Replicas {
+		r, err := openServer(&b.cfg, u, true)
+		if err != nil {
+			b.Close()
+			return nil, err
+		}
+		b.replicas = append(b.replicas, r)
 	}
 	return b, nil
 }
 
 func (b *Backend) Dialect() query.Dialect { return query.PostgreSQL }
 
-func (b *Backend) Close() { b.pool.Close() }
+func (b *Backend) Close() {
+	b.primary.pool.Close()
+	for _, r := range b.replicas {
+		r.pool.Close()
+	}
+}
 
 // requestContext bounds one call: max_query_ms plus the grace, or nothing
 // when max_query_ms is 0 (connecting is bounded by connect_timeout_ms).
@@ -75,46 +86,94 @@ func (b *Backend) requestContext() (context.Context, context.CancelFunc) {
 
 // session is one call's use of one pooled connection in one schema.
 type session struct {
-	b    *Backend
 	conn *pgxpool.Conn
 	x    exchange
 }
 
-// begin resolves db, takes a connection and points its search_path at the
-// schema, creating the schema on its first use.
-func (b *Backend) begin(ctx context.Context, db []byte) (*session, error) {
+// begin resolves db, takes a connection of srv and points its search_path
+// at the schema, creating the schema on its first use. On failure s.x says
+// whether the connection was lost.
+func (s *session) begin(ctx context.Context, b *Backend, srv *server, db []byte) error {
+	s.x.srv = srv
 	sc, err := b.schemas.get(db)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	c, err := b.pool.Acquire(ctx)
+	c, err := srv.pool.Acquire(ctx)
 	if err != nil {
-		return nil, b.connectFailure(err)
+		s.x.lost, s.x.unsent = !errors.Is(err, context.DeadlineExceeded), true
+		return srv.connectFailure(err)
 	}
-	s := &session{b: b, conn: c, x: exchange{b: b, pg: c.Conn().PgConn()}}
+	s.conn = c
+	s.x.pg = c.Conn().PgConn()
 	s.x.st = stateOf(s.x.pg)
 	if err := s.x.useSchema(ctx, sc); err != nil {
 		c.Release()
-		return nil, err
+		s.conn = nil
+		return err
 	}
-	return s, nil
+	return nil
 }
 
-func (s *session) end() { s.conn.Release() }
+func (s *session) end() {
+	if s.conn != nil {
+		s.conn.Release()
+	}
+}
 
 func (b *Backend) Run(r *query.Request, out []byte) ([]byte, error) {
 	ctx, cancel := b.requestContext()
 	defer cancel()
-	s, err := b.begin(ctx, r.DB)
-	if err != nil {
-		return out, err
+	if r.Tx || r.Stmts[0].Kind != query.Select {
+		res, s, err := b.runOn(ctx, b.primary, r, out)
+		if s.x.lost && s.x.unsent { // a dead pooled connection: nothing was sent, so once more
+			res, _, err = b.runOn(ctx, b.primary, r, out)
+		}
+		return res, err
+	}
+	// A read: the replicas in turn, skipping those marked down, then the
+	// primary; with read_primary=1 every (n+1)th read starts at the primary.
+	n := len(b.replicas)
+	turn := int(b.turn.Add(1) - 1)
+	primaryFirst := n > 0 && b.cfg.ReadPrimary && turn%(n+1) == n
+	if primaryFirst {
+		if res, s, err := b.runOn(ctx, b.primary, r, out); !s.x.lost {
+			return res, err
+		}
+	}
+	for i := 0; i < n; i++ {
+		srv := b.replicas[(turn+i)%n]
+		if srv.down() {
+			continue
+		}
+		res, s, err := b.runOn(ctx, srv, r, out)
+		if !s.x.lost {
+			return res, err
+		}
+		srv.markDown()
+	}
+	res, s, err := b.runOn(ctx, b.primary, r, out)
+	if s.x.lost && !primaryFirst { // a read may run again, on a fresh connection
+		res, _, err = b.runOn(ctx, b.primary, r, out)
+	}
+	return res, err
+}
+
+// runOn runs r once on a connection of srv; the session tells whether a
+// failure lost the connection.
+func (b *Backend) runOn(ctx context.Context, srv *server, r *query.Request, out []byte) ([]byte, *session, error) {
+	s := &session{}
+	if err := s.begin(ctx, b, srv, r.DB); err != nil {
+		return out, s, err
 	}
 	defer s.end()
 	s.x.req = r
 	if !r.Tx && r.Stmts[0].Kind == query.Select {
-		return s.x.selectRows(ctx, &r.Stmts[0], out)
+		res, err := s.x.selectRows(ctx, &r.Stmts[0], out)
+		return res, s, err
 	}
-	return s.x.writes(ctx, out)
+	res, err := s.x.writes(ctx, out)
+	return res, s, err
 }
 
 // Exec runs dal_exec's SQL text in the schema of db, as one simple-protocol
@@ -125,13 +184,13 @@ func (b *Backend) Run(r *query.Request, out []byte) ([]byte, error) {
 func (b *Backend) Exec(db, sql []byte) error {
 	ctx, cancel := b.requestContext()
 	defer cancel()
-	s, err := b.begin(ctx, db)
-	if err != nil {
+	s := &session{}
+	if err := s.begin(ctx, b, b.primary, db); err != nil {
 		return err
 	}
 	defer s.end()
 	pg := s.x.pg
-	_, err = pg.Exec(ctx, string(sql)).ReadAll()
+	_, err := pg.Exec(ctx, string(sql)).ReadAll()
 	s.x.st.schema = "" // the text may have set search_path itself
 	if pg.TxStatus() != 'I' && !pg.IsClosed() {
 		_, rbErr := pg.Exec(ctx, "ROLLBACK").ReadAll()
@@ -145,5 +204,5 @@ func (b *Backend) Exec(db, sql []byte) error {
 	if msg, state, ok := serverError(err); ok {
 		return status.Errorf(status.EDatabase, fmt.Sprintf("SQL error in database %q: %s (SQLSTATE %s)", db, msg, state))
 	}
-	return b.callFailure(err, true)
+	return b.primary.callFailure(err, true)
 }

@@ -15,12 +15,14 @@ import (
 // Config is a PostgreSQL handle's settings: dal_open's URL and the options
 // of dal.h that apply to this backend.
 type Config struct {
-	URL              string // postgres://... or postgresql://...
-	PoolSize         int    // pool_size: connections to the server at most
-	ConnectTimeoutMs int    // connect_timeout_ms: one connection attempt
-	MaxQueryMs       int    // max_query_ms: statement_timeout; 0 = none
-	StmtCache        int    // stmt_cache: prepared statements kept per connection
-	MaxResponseBytes int    // max_response_bytes
+	URL              string   // postgres://... or postgresql://...
+	PoolSize         int      // pool_size: connections to the server at most
+	ConnectTimeoutMs int      // connect_timeout_ms: one connection attempt
+	MaxQueryMs       int      // max_query_ms: statement_timeout; 0 = none
+	StmtCache        int      // stmt_cache: prepared statements kept per connection
+	MaxResponseBytes int      // max_response_bytes
+	Replicas         []string // replicas: read replicas' URLs
+	ReadPrimary      bool     // read_primary=1: the primary takes its turn at reads too
 }
 
 // IsURL reports whether dal_open's first argument names a PostgreSQL
@@ -69,8 +71,8 @@ func (s secrets) scrub(msg string) string {
 
 // poolConfig turns the settings into pgxpool's, with the hooks that keep
 // the per-connection state (conn.go) and the counters.
-func (c *Config) poolConfig(sec secrets) (*pgxpool.Config, error) {
-	pc, err := pgxpool.ParseConfig(c.URL)
+func (c *Config) poolConfig(url string, sec secrets) (*pgxpool.Config, error) {
+	pc, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, status.Errorf(status.EOptions, "invalid PostgreSQL URL: "+sec.scrub(err.Error()))
 	}

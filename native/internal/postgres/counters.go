@@ -6,14 +6,15 @@ import "sync/atomic"
 var (
 	connectionsOpen atomic.Int64 // connections to a server, open
 	statementsLive  atomic.Int64 // statements prepared on a server and not deallocated
+	replicaFailures atomic.Int64 // times a read replica's connection failed and reads skipped it
 )
 
 // Counters is a snapshot of the backend's counters.
 type Counters struct {
-	ConnectionsOpen, StatementsLive int64
+	ConnectionsOpen, StatementsLive, ReplicaFailures int64
 }
 
 // ReadCounters returns the current counters.
 func ReadCounters() Counters {
-	return Counters{ConnectionsOpen: connectionsOpen.Load(), StatementsLive: statementsLive.Load()}
+	return Counters{ConnectionsOpen: connectionsOpen.Load(), StatementsLive: statementsLive.Load(), ReplicaFailures: replicaFailures.Load()}
 }

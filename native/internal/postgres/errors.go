@@ -41,6 +41,19 @@ func serverError(err error) (msg, state string, ok bool) {
 	return "", "", false
 }
 
+// connectionLost reports whether err is the connection failing (not the
+// server refusing a statement, not the call's time running out), and
+// whether nothing of the request had been sent yet, so that it may be sent
+// again on another connection.
+func connectionLost(err error) (lost, unsent bool) {
+	var pe *pgconn.PgError
+	var mm *mismatch
+	if err == nil || errors.As(err, &pe) || errors.As(err, &mm) || errors.Is(err, context.DeadlineExceeded) || pgconn.Timeout(err) {
+		return false, false
+	}
+	return true, pgconn.SafeToRetry(err)
+}
+
 func hasState(err error, state string) bool {
 	var pe *pgconn.PgError
 	return errors.As(err, &pe) && pe.Code == state
@@ -49,43 +62,43 @@ func hasState(err error, state string) bool {
 // callFailure is the call failure for an error that is not a statement's
 // (serverError said no). write: the request carried a write, whose
 // outcome a lost connection leaves unknown.
-func (b *Backend) callFailure(err error, write bool) error {
+func (s *server) callFailure(err error, write bool) error {
 	switch {
 	case hasState(err, stateQueryCanceled):
 		return status.Errorf(status.ELimit, fmt.Sprintf(
-			"request took longer than max_query_ms=%d: PostgreSQL cancelled the statement (statement_timeout) and rolled it back; nothing was written", b.cfg.MaxQueryMs))
+			"request took longer than max_query_ms=%d: PostgreSQL cancelled the statement (statement_timeout) and rolled it back; nothing was written", s.cfg.MaxQueryMs))
 	case errors.Is(err, context.DeadlineExceeded) || pgconn.Timeout(err):
 		if !write {
 			return status.Errorf(status.ELimit, fmt.Sprintf(
-				"no answer from PostgreSQL at %s within max_query_ms=%d plus %d ms; the connection was closed", b.where, b.cfg.MaxQueryMs, answerGraceMs))
+				"no answer from PostgreSQL at %s within max_query_ms=%d plus %d ms; the connection was closed", s.where, s.cfg.MaxQueryMs, answerGraceMs))
 		}
 		return status.Errorf(status.EDatabase, fmt.Sprintf(
-			"no answer from PostgreSQL at %s within max_query_ms=%d plus %d ms; the connection was closed, and whether the write committed is not known", b.where, b.cfg.MaxQueryMs, answerGraceMs))
+			"no answer from PostgreSQL at %s within max_query_ms=%d plus %d ms; the connection was closed, and whether the write committed is not known", s.where, s.cfg.MaxQueryMs, answerGraceMs))
 	}
-	msg := fmt.Sprintf("lost the connection to PostgreSQL at %s: %v", b.where, err)
+	msg := fmt.Sprintf("lost the connection to PostgreSQL at %s: %v", s.where, err)
 	if write {
 		msg += "; whether the write committed is not known"
 	}
-	return status.Errorf(status.EDatabase, b.secrets.scrub(msg))
+	return status.Errorf(status.EDatabase, s.secrets.scrub(msg))
 }
 
 // connectFailure is the call failure for a connection that could not be
 // made or was refused: unreachable, timed out, login or database refused.
-func (b *Backend) connectFailure(err error) error {
+func (s *server) connectFailure(err error) error {
 	var pe *pgconn.PgError
 	var msg string
 	switch {
 	case errors.As(err, &pe) && (pe.Code == "28P01" || pe.Code == "28000"):
-		msg = fmt.Sprintf("PostgreSQL at %s refused the login: %s (SQLSTATE %s)", b.where, pe.Message, pe.Code)
+		msg = fmt.Sprintf("PostgreSQL at %s refused the login: %s (SQLSTATE %s)", s.where, pe.Message, pe.Code)
 	case errors.As(err, &pe):
-		msg = fmt.Sprintf("PostgreSQL at %s refused the connection: %s (SQLSTATE %s)", b.where, pe.Message, pe.Code)
+		msg = fmt.Sprintf("PostgreSQL at %s refused the connection: %s (SQLSTATE %s)", s.where, pe.Message, pe.Code)
 	case errors.Is(err, context.DeadlineExceeded) || pgconn.Timeout(err):
 		msg = fmt.Sprintf("no connection to PostgreSQL at %s within connect_timeout_ms=%d (or max_query_ms=%d while all pool_size=%d connections were busy)",
-			b.where, b.cfg.ConnectTimeoutMs, b.cfg.MaxQueryMs, b.cfg.PoolSize)
+			s.where, s.cfg.ConnectTimeoutMs, s.cfg.MaxQueryMs, s.cfg.PoolSize)
 	default:
-		msg = fmt.Sprintf("cannot reach PostgreSQL at %s: %v", b.where, innermost(err))
+		msg = fmt.Sprintf("cannot reach PostgreSQL at %s: %v", s.where, innermost(err))
 	}
-	return status.Errorf(status.EDatabase, b.secrets.scrub(msg))
+	return status.Errorf(status.EDatabase, s.secrets.scrub(msg))
 }
 
 // innermost is the root cause of a connect error ("dial tcp ...:

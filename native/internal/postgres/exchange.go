@@ -15,11 +15,15 @@ import (
 
 // exchange runs one request's statements on one connection.
 type exchange struct {
-	b      *Backend
+	srv    *server
 	pg     *pgconn.PgConn
 	st     *connState
 	req    *query.Request
 	schema string
+
+	// After a call failure: the connection failed, and nothing of the
+	// request had reached the server (connectionLost).
+	lost, unsent bool
 }
 
 // useSchema points the connection's search_path at sc (only the schema:
@@ -28,7 +32,9 @@ type exchange struct {
 // costs a round trip only when the connection served another schema last.
 func (x *exchange) useSchema(ctx context.Context, sc *schema) error {
 	x.schema = sc.quoted
-	if !sc.created.Load() {
+	// A replica is read-only: the schema is created by the primary and
+	// replicated. Until then, reads there find no table, as on a new db.
+	if !sc.created.Load() && !x.srv.replica {
 		_, err := x.pg.Exec(ctx, "CREATE SCHEMA IF NOT EXISTS "+sc.quoted).ReadAll()
 		// Two connections creating one schema at once: the loser gets a
 		// duplicate error, and the schema exists all the same.
@@ -36,7 +42,7 @@ func (x *exchange) useSchema(ctx context.Context, sc *schema) error {
 			if msg, state, ok := serverError(err); ok {
 				return status.Errorf(status.EDatabase, fmt.Sprintf("cannot create schema %s for db: %s (SQLSTATE %s)", sc.quoted, msg, state))
 			}
-			return x.b.callFailure(err, false)
+			return x.fail(err, false)
 		}
 		sc.created.Store(true)
 	}
@@ -45,7 +51,7 @@ func (x *exchange) useSchema(ctx context.Context, sc *schema) error {
 	}
 	if _, err := x.pg.Exec(ctx, "SET search_path TO "+sc.quoted).ReadAll(); err != nil {
 		x.st.schema = ""
-		return x.b.callFailure(err, false)
+		return x.fail(err, false)
 	}
 	x.st.schema = sc.quoted
 	return nil
@@ -56,12 +62,19 @@ func (x *exchange) useSchema(ctx context.Context, sc *schema) error {
 func (x *exchange) failed(out []byte, err error, write bool) ([]byte, error) {
 	msg, state, ok := serverError(err)
 	if !ok {
-		return out, x.b.callFailure(err, write)
+		return out, x.fail(err, write)
 	}
 	if x.req.Codes {
 		return wire.AppendExecErrorState(out, x.req.ID, []byte(msg), state), nil
 	}
 	return wire.AppendExecResult(out, x.req.ID, 0, 0, []byte(msg)), nil
+}
+
+// fail is the call failure for err, remembering whether the connection
+// was lost.
+func (x *exchange) fail(err error, write bool) error {
+	x.lost, x.unsent = connectionLost(err)
+	return x.srv.callFailure(err, write)
 }
 
 // run prepares s (or takes it from the cache), binds its values and starts
@@ -102,14 +115,14 @@ func (x *exchange) selectRows(ctx context.Context, s *query.Stmt, out []byte) ([
 			}
 			out = appendRow(out, p.fields, rr.Values())
 			rows++
-			if len(out)-start > x.b.cfg.MaxResponseBytes {
+			if len(out)-start > x.srv.cfg.MaxResponseBytes {
 				over = true
 			}
 		}
 		_, err = rr.Close()
 		if err != nil && attempt == 0 && hasState(err, stateStalePlan) && p.name != "" {
 			if ferr := x.st.stmts.forget(ctx, x.pg, p); ferr != nil {
-				return out[:start], x.b.callFailure(ferr, false)
+				return out[:start], x.fail(ferr, false)
 			}
 			continue
 		}
@@ -118,7 +131,7 @@ func (x *exchange) selectRows(ctx context.Context, s *query.Stmt, out []byte) ([
 		}
 		if over {
 			return out[:start], status.Errorf(status.ELimit, fmt.Sprintf(
-				"response exceeds max_response_bytes=%d (after %d rows); narrow the query with Find, Fields or Limit", x.b.cfg.MaxResponseBytes, rows))
+				"response exceeds max_response_bytes=%d (after %d rows); narrow the query with Find, Fields or Limit", x.srv.cfg.MaxResponseBytes, rows))
 		}
 		binary.BigEndian.PutUint32(out[countAt+1:], rows)
 		return out, nil
@@ -163,7 +176,7 @@ func (x *exchange) writes(ctx context.Context, out []byte) ([]byte, error) {
 		if err != nil {
 			out, ferr := x.failed(out, err, false) // nothing committed: the rollback follows
 			if rbErr := x.rollback(ctx); rbErr != nil && ferr == nil {
-				return out, x.b.callFailure(rbErr, false)
+				return out, x.fail(rbErr, false)
 			}
 			return out, ferr
 		}
