@@ -207,8 +207,19 @@ int32_t dal_last_error_code(void);
 ** 2000 ms after it when the server does not answer) and plant_leak=go_cmem
 ** or go_heap apply, and two options of PostgreSQL's own:
 **
-**   pool_size=N            connections to the server at most (default 8, 1..1024)
+**   pool_size=N            connections to each server at most (default 8, 1..1024)
 **   connect_timeout_ms=N   one connection attempt             (default 5000, 1..600000)
+**   replicas=URL|URL...    read replicas (streaming standbys of the primary),
+**                          separated by '|' (',' and ';' separate options; a
+**                          ',' or ';' inside a URL must be percent-encoded).
+**                          Each is connected at open, like the primary.
+**                          A SELECT outside Tx goes to the replicas in turn;
+**                          writes and Tx go to the primary.  A replica whose
+**                          connection fails is skipped for 1 s and the read
+**                          goes to the next one, then to the primary.
+**                          Replication is asynchronous: a read may not yet
+**                          see a write the primary acknowledged
+**   read_primary=0|1       1: the primary takes its turn at reads too (default 0)
 **
 ** busy_timeout_ms, max_readers, max_databases, synchronous and
 ** plant_leak=sqlite_stmt are SQLite's: on a URL they fail with
