@@ -16,10 +16,10 @@
 //   npm run stress:deno -- --target tests/targets/goleak.mjs --target-option mode=step
 import { fixtureOptions } from './fixture-options.js';
 
-/** The text of a NUL-terminated string in `bytes` (its NUL included), or null without the NUL. */
+/** The text of a NUL-terminated string in a Node Buffer (its NUL included), or null without the NUL. */
 function cString(bytes) {
   const n = bytes.indexOf(0);
-  return n < 0 ? null : String.fromCharCode(...bytes.subarray(0, n));
+  return n < 0 ? null : bytes.latin1Slice(0, n);
 }
 
 /** {label(i, size) -> pointer|null, read(pointer, size) -> string, reserve(size), free(pointer), live(), close()} */
@@ -65,7 +65,7 @@ async function bind(runtime, file) {
     // koffi.view, not koffi.decode(p, 'char', -1): koffi 3.3.4's decode keeps
     // about 18 B of malloc per call (measured: linear over 1,000,000 calls,
     // after GC, with and without a worker), which would make every mode leak.
-    label, read: (p, size) => cString(new Uint8Array(koffi.view(p, size))), reserve, free,
+    label, read: (p, size) => cString(Buffer.from(koffi.view(p, size))), reserve, free,
     live: () => Number(live()), close: () => lib.unload(),
   };
 }

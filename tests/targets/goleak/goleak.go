@@ -38,7 +38,7 @@ var live atomic.Int64
 // stackLabel is the longest label built without a Go heap allocation: the
 // library's own garbage would grow the Go heap to its GC target, a rise the
 // runs would have to tell from the caller's leak.
-const stackLabel = 256
+const stackLabel = 1024
 
 // label writes i in decimal into out, zero-padded (or cut on the left) to
 // len(out) digits.
