@@ -15,7 +15,9 @@
 #      stress and Node tests of this phase exercise as built here), and the
 #      long Node runs whose subject is JS (the clean and workload stress
 #      runs, the JS-heap plants and the --target runs: the addon calls they
-#      make are the ones node_queries, node_raw and the rest check here);
+#      make are the ones node_queries, node_raw and the rest check here),
+#      and targets (the leak fixtures' verdict runs: test fixtures, not the
+#      kit's code);
 #   4. clang: the kit's product code (libdalshim.so, the addon, dalstress,
 #      the tracer) compiled by clang as Release, warnings as errors:
 #      compile-only, counted as one check (the tests ran in 2 and 3);
@@ -86,7 +88,7 @@ t=$SECONDS
 if setup_or_record release "$root/build-release" -DCMAKE_BUILD_TYPE=Release; then
   times+=("Release build $(took "$t")")
   t=$SECONDS
-  run_ctest release "$root/build-release" -LE 'go|valgrind|lint|configure|compare|browser|ffi' \
+  run_ctest release "$root/build-release" -LE 'go|valgrind|lint|configure|compare|browser|ffi|targets' \
     -E '^node_(stress_clean|stress_workload|stress_plant_js_.*|target_.*)$'
   times+=("Release tests $(took "$t")")
 fi
