@@ -58,6 +58,8 @@ export const SYMBOLS = {
   dalmon_fail: ['i32', ['i64', 'cstr']],
   dalmon_mark_interrupted: ['i32', ['i64', 'cstr']],
   dalmon_finish: ['i32', ['i64']],
+  dalmon_borderline: ['i32', ['i64']],
+  dalmon_mark_confirmation: ['i32', ['i64', 'i64']],
   dalmon_report_text: ['i64', ['i64', 'buf', 'usize']],
   dalmon_report_json: ['i64', ['i64', 'buf', 'usize']],
   dalmon_write_json: ['i32', ['i64', 'cstr']],

@@ -136,6 +136,19 @@ Napi::Value End(const Napi::CallbackInfo& info) {
   return Num(info.Env(), checked(info.Env(), "dalmon_end", dalmon_end(int_arg(info, 0, "monitor.end"))));
 }
 
+// borderline(run) -> 1 | 0 after finish(); markConfirmation(run, firstRun):
+// run repeats the borderline firstRun (--confirm, dalmonitor.h).
+Napi::Value Borderline(const Napi::CallbackInfo& info) {
+  return Num(info.Env(),
+             checked(info.Env(), "dalmon_borderline", dalmon_borderline(int_arg(info, 0, "monitor.borderline"))));
+}
+
+Napi::Value MarkConfirmation(const Napi::CallbackInfo& info) {
+  const char* fn = "monitor.markConfirmation";
+  return Num(info.Env(), checked(info.Env(), "dalmon_mark_confirmation",
+                                 dalmon_mark_confirmation(int_arg(info, 0, fn), int_arg(info, 1, fn))));
+}
+
 Napi::Value NowNs(const Napi::CallbackInfo& info) { return Num(info.Env(), dalmon_now_ns()); }
 Napi::Value RssBytes(const Napi::CallbackInfo& info) { return Num(info.Env(), dalmon_rss_bytes()); }
 Napi::Value LastError(const Napi::CallbackInfo& info) { return Napi::String::New(info.Env(), dalmon_last_error()); }
@@ -152,6 +165,8 @@ Napi::Object monitor_exports(Napi::Env env) {
   m.Set("fail", Napi::Function::New(env, Fail, "fail"));
   m.Set("markInterrupted", Napi::Function::New(env, MarkInterrupted, "markInterrupted"));
   m.Set("finish", Napi::Function::New(env, Finish, "finish"));
+  m.Set("borderline", Napi::Function::New(env, Borderline, "borderline"));
+  m.Set("markConfirmation", Napi::Function::New(env, MarkConfirmation, "markConfirmation"));
   m.Set("reportText", Napi::Function::New(env, ReportString<dalmon_report_text>, "reportText"));
   m.Set("reportJson", Napi::Function::New(env, ReportString<dalmon_report_json>, "reportJson"));
   m.Set("writeJson", Napi::Function::New(env, WriteJson, "writeJson"));

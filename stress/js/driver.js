@@ -216,11 +216,43 @@ async function openTarget(binding, o, target, { program, dir }) {
   return { state, rssAfterLoad: binding.monitor.rssBytes(), name: target.name };
 }
 
-async function stress(binding, o, workload, { program, dir, temporary, interrupted }) {
+// One run, and with --confirm a second one of twice the queries when the
+// first is borderline (dalmonitor.h, dalmon_borderline): the second names
+// the first (dalmon_mark_confirmation), and its verdict and exit code
+// stand.  Both reports are printed; --json and --html get the second's.
+async function stress(binding, o, workload, ctx) {
   const { monitor } = binding;
+  const first = await runOnce(binding, o, workload, ctx, null);
+  if (first.run === null) return first.code;
+  let { code } = first;
+  if (o.confirm && first.borderline && ctx.interrupted() === null) {
+    const again = { ...o, queries: 2 * o.queries };
+    const dir = join(ctx.dir, 'confirm');
+    err(`${ctx.program}: the verdict is borderline: running again with ${again.queries} ${o.target ? 'iterations' : 'queries'} ` +
+      `in ${dir} (--confirm)\n`);
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (e) {
+      err(`${ctx.program}: cannot create ${dir}: ${e.message}\n`);
+      monitor.end(first.run);
+      return 2;
+    }
+    const second = await runOnce(binding, again, workload, { ...ctx, dir }, first.run);
+    code = second.code;
+    if (second.run !== null) monitor.end(second.run);
+  }
+  monitor.end(first.run);
+  return code;
+}
+
+// Returns {code, run, borderline}: run is the monitor's run, finished and
+// not ended (null when none started).  confirms: the run this one repeats.
+async function runOnce(binding, o, workload, { program, dir, temporary, interrupted }, confirms) {
+  const { monitor } = binding;
+  const none = (code) => ({ code, run: null, borderline: false });
   const target = o.target ? workload.target : null;
   const opened = target ? await openTarget(binding, o, target, { program, dir }) : openWorkload(binding, o, workload, { program, dir });
-  if (opened === null) return 2;
+  if (opened === null) return none(2);
   const db = opened.db ?? null;
   const closeDb = () => { if (db) db.close(); };
   // Said once for stderr and the report: "target libc strlen" or "workload reference".
@@ -252,7 +284,7 @@ async function stress(binding, o, workload, { program, dir, temporary, interrupt
   } catch (e) {
     err(`${program}: ${describeError(e)}\n`);
     closeDb();
-    return 2;
+    return none(2);
   }
   const count = `${o.queries} ${target ? 'iterations' : 'queries'}`;
   err(`${program}: ${what}, ${count}, ` +
@@ -325,7 +357,9 @@ async function stress(binding, o, workload, { program, dir, temporary, interrupt
   }
   // Stopped early: partial verdicts, exit 2 (dalmonitor.h).
   if (interrupted() !== null) monitor.markInterrupted(run, interrupted());
+  if (confirms !== null) monitor.markConfirmation(run, confirms);
   let code = monitor.finish(run);
+  const borderline = monitor.borderline(run) === 1;
   progress.finish(done);
   out(monitor.reportText(run));
   if (o.json) {
@@ -345,10 +379,9 @@ async function stress(binding, o, workload, { program, dir, temporary, interrupt
       code = 2;
     }
   }
-  monitor.end(run);
   closeDb();
   if (plant) plant.kept.length = 0;
-  return code;
+  return { code, run, borderline };
 }
 
 async function mainThreadLoop({ o, run, monitor, first, progress, sampleNow, sampleEvery, errors, interrupted, targetFailure }) {

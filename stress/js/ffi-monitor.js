@@ -62,6 +62,9 @@ export function createMonitor(binding) {
     markInterrupted: (run, cause) => checked('dalmon_mark_interrupted',
       raw.dalmon_mark_interrupted(run, cString(String(cause), 'monitor.markInterrupted'))),
     finish: (run) => checked('dalmon_finish', raw.dalmon_finish(run)),
+    // --confirm: is the finished run borderline (1/0); run repeats firstRun.
+    borderline: (run) => checked('dalmon_borderline', raw.dalmon_borderline(run)),
+    markConfirmation: (run, firstRun) => checked('dalmon_mark_confirmation', raw.dalmon_mark_confirmation(run, firstRun)),
     reportText: (run) => report('dalmon_report_text', raw.dalmon_report_text, run),
     reportJson: (run) => report('dalmon_report_json', raw.dalmon_report_json, run),
     writeJson: (run, path) => checked('dalmon_write_json', raw.dalmon_write_json(run, cString(path, 'monitor.writeJson'))),

@@ -58,6 +58,10 @@ verdict.  Options shared with dalstress mean the same there.
   --warmup-share F    share of queries treated as warm-up, 0..0.9 (default 0.2)
   --db-dir DIR        data directory (created if missing, kept); default: a fresh
                       temporary directory removed at the end
+  --confirm           when the verdict is borderline (close to a threshold,
+                      docs/leak-verdict.md), run again with twice the queries;
+                      the second run's verdict and exit code stand, and its
+                      reports name the first.  Its data directory is DIR/confirm
   --json FILE         write the JSON report (docs/report-schema.md) to FILE
   --html FILE         write the HTML report (docs/html-report.md) to FILE: one
                       self-contained page with charts, opens with no network
@@ -187,6 +191,7 @@ export function parseOptions(argv, vias = ['addon']) {
         'sample-every': { type: 'string' },
         'warmup-share': { type: 'string' },
         'db-dir': { type: 'string' },
+        confirm: { type: 'boolean' },
         json: { type: 'string' },
         html: { type: 'string' },
         'plant-leak': { type: 'string' },
@@ -241,6 +246,7 @@ export function parseOptions(argv, vias = ['addon']) {
     progress: v.progress !== undefined ? oneOf(v.progress, '--progress', ['auto', 'line', 'plain', 'off']) : 'auto',
     via: v.via !== undefined ? oneOf(v.via, '--via', vias) : vias[0],
     lite: !!v.lite,
+    confirm: !!v.confirm,
     // null: the default (on for --target, off for a workload; attribute.js).
     attribute: v.attribute ? true : v['no-attribute'] ? false : null,
   };

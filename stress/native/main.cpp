@@ -145,81 +145,52 @@ int64_t run_threads(RunState& st, std::vector<std::unique_ptr<QueryLoop>>& loops
   return progress.load();
 }
 
-int real_main(int argc, char** argv) {
-  const int64_t t_main = now_ns();
-  Options o;
+// What one run leaves for the reports: its monitor run (finished, not yet
+// ended; 0 when none started) and its exit code so far.
+struct RunOutcome {
+  int64_t run = 0;
+  int code = kExitError;
+};
+
+RunOutcome failed(const std::string& msg) { return RunOutcome{0, fail_early(msg)}; }
+
+// One run of o.queries queries on the data directory `dir` (dir_note: how
+// it came to be, for the first stderr line): open the DAL there, create
+// and seed the workload's database, query, sample, finish.  t_main: the
+// clock "time to first query" starts from.  confirms: the run this one
+// repeats (--confirm), or 0.  What fails after the run (closing the
+// handle) goes to late_errors.
+RunOutcome run_once(const Options& o, const Workload& workload, const std::string& dir, const char* dir_note,
+                    int64_t t_main, int64_t rss_after_load, int64_t confirms, std::vector<std::string>& late_errors) {
   std::string err;
-  if (!parse_options(argc, argv, o, err)) {
-    std::fprintf(stderr, "dalstress: %s\n\n%s", err.c_str(), usage().c_str());
-    return kExitError;
-  }
-  if (o.help) {
-    std::fputs(usage().c_str(), stdout);
-    return 0;
-  }
-  // --attribute: from here on under the allocation tracer (this call
-  // executes dalstress again with it preloaded, or says why it cannot).
-  if (o.attribute && !run_under_tracer(argv, err)) return fail_early("--attribute: " + err);
-  // Every output path and the data directory are checked before the DAL is
-  // loaded: a run that cannot deliver its report must not start (a default
-  // run takes about 18 minutes).
-  std::optional<OutputFile> json =
-      o.json_path.empty() ? std::nullopt : OutputFile::open("JSON report", o.json_path, err);
-  if (!o.json_path.empty() && !json) return fail_early(err);
-  if (!o.html_path.empty() && !kHtmlPageBuilt) return fail_early("option --html: " + std::string(kHtmlPageHead));
-  std::optional<OutputFile> html =
-      o.html_path.empty() ? std::nullopt : OutputFile::open("HTML report", o.html_path, err);
-  if (!o.html_path.empty() && !html) return fail_early(err);
-  // The workload is read and trial-expanded before anything runs: a bad
-  // file stops dalstress here, with exit 2.
-  std::optional<Workload> workload;
-  try {
-    workload.emplace(Workload::load(Workload::locate(o.workload)));
-  } catch (const WorkloadError& e) {
-    return fail_early(e.what());
-  }
-  std::optional<DataDir> data;
-  try {
-    data.emplace(o.db_dir);
-  } catch (const std::exception& e) {
-    return fail_early(e.what());
-  }
-  const std::string& dir = data->path();
-
-  // Load the DAL first: "RSS after load" is read right after it.
-  if (int32_t rc = dalshim_load(nullptr); rc != DALSHIM_OK)
-    return fail_early("dalshim_load: code " + std::to_string(rc) + ": " + dalshim_last_error());
-  const int64_t rss_after_load = dalmon_rss_bytes();
-  install_stop_signals();
-
   const std::string dal_opts = o.dal_open_options();
   const int64_t h = dalshim_open(dir.c_str(), dal_opts.empty() ? nullptr : dal_opts.c_str());
   if (h <= 0)
-    return fail_early("dalshim_open(" + dir + ", \"" + dal_opts + "\"): code " + std::to_string(h) + ": " +
-                      dalshim_last_error());
+    return failed("dalshim_open(" + dir + ", \"" + dal_opts + "\"): code " + std::to_string(h) + ": " +
+                  dalshim_last_error());
 
   // Schema and seed: before dalmon_start, so before the first sample and
   // not counted as queries.
   try {
-    if (!prepare_workload_database(h, *workload, err)) {
+    if (!prepare_workload_database(h, workload, err)) {
       dalshim_close(h);
-      return fail_early(err);
+      return failed(err);
     }
   } catch (const WorkloadError& e) {
     dalshim_close(h);
-    return fail_early(e.what());
+    return failed(e.what());
   }
 
   Shared shared;
-  if (workload->constant()) {
+  if (workload.constant()) {
     // Encoded once (the reference workload: 87 bytes out, 34 back).
-    std::vector<int64_t> env(static_cast<size_t>(workload->slots()));
+    std::vector<int64_t> env(static_cast<size_t>(workload.slots()));
     ExpandedQuery q;
-    workload->expand(0, 0, env.data(), q);
+    workload.expand(0, 0, env.data(), q);
     shared.request = std::move(q.request);
     shared.expected = std::move(q.expect);
   } else {
-    shared.workload = &*workload;
+    shared.workload = &workload;
   }
   shared.max_errors = o.max_errors;
 
@@ -227,11 +198,11 @@ int real_main(int argc, char** argv) {
   const int32_t dv = dalshim_dal_version();
   const std::string runtime = std::string("native c++ g++ ") + __VERSION__ + " dal " + std::to_string(dv / 1000000) +
                               "." + std::to_string(dv / 1000 % 1000) + "." + std::to_string(dv % 1000);
-  const std::string params = o.monitor_params_string(runtime, workload->name());
+  const std::string params = o.monitor_params_string(runtime, workload.name());
   const int64_t run = dalmon_start(params.c_str());
   if (run <= 0) {
     dalshim_close(h);
-    return fail_early(std::string("dalmon_start(\"") + params + "\"): " + dalmon_last_error());
+    return failed(std::string("dalmon_start(\"") + params + "\"): " + dalmon_last_error());
   }
   shared.run = run;
   const int64_t sample_every = o.effective_sample_every();
@@ -239,13 +210,9 @@ int real_main(int argc, char** argv) {
   std::fprintf(stderr,
                "dalstress: workload %s (%s), %s queries, via %s, mode %s, %d thread%s, sample every %s, warm-up %.2f, "
                "data dir %s%s%s%s\n",
-               workload->name().c_str(), workload->path().c_str(), grouped(o.queries).c_str(), via_name(o.via),
+               workload.name().c_str(), workload.path().c_str(), grouped(o.queries).c_str(), via_name(o.via),
                mode_name(o.mode), o.threads, o.threads == 1 ? "" : "s", grouped(sample_every).c_str(), o.warmup_share,
-               dir.c_str(),
-               data->temporary() ? " (temporary)"
-               : data->created() ? " (created)"
-                                 : "",
-               dal_opts.empty() ? "" : ", dal options ", dal_opts.c_str());
+               dir.c_str(), dir_note, dal_opts.empty() ? "" : ", dal options ", dal_opts.c_str());
 
   std::vector<std::unique_ptr<QueryLoop>> loops;
   try {
@@ -299,7 +266,9 @@ int real_main(int argc, char** argv) {
 
   // Everything that can still fail happens before the text report is
   // printed, so its verdict line states the exit code the process returns.
-  std::vector<std::string> late_errors;
+  // A confirmation run names the run it repeats (before it is finished).
+  if (confirms != 0 && dalmon_mark_confirmation(run, confirms) != DALMON_OK)
+    late_errors.push_back(std::string("dalmon_mark_confirmation: ") + dalmon_last_error());
   int code = dalmon_finish(run);
   if (code < 0) {
     late_errors.push_back(std::string("dalmon_finish: ") + dalmon_last_error());
@@ -308,6 +277,91 @@ int real_main(int argc, char** argv) {
   loops.clear();
   if (int32_t rc = dalshim_close(h); rc != DALSHIM_OK)
     late_errors.push_back("dalshim_close: code " + std::to_string(rc) + ": " + dalshim_last_error());
+  return RunOutcome{run, code};
+}
+
+int real_main(int argc, char** argv) {
+  const int64_t t_main = now_ns();
+  Options o;
+  std::string err;
+  if (!parse_options(argc, argv, o, err)) {
+    std::fprintf(stderr, "dalstress: %s\n\n%s", err.c_str(), usage().c_str());
+    return kExitError;
+  }
+  if (o.help) {
+    std::fputs(usage().c_str(), stdout);
+    return 0;
+  }
+  // --attribute: from here on under the allocation tracer (this call
+  // executes dalstress again with it preloaded, or says why it cannot).
+  if (o.attribute && !run_under_tracer(argv, err)) return fail_early("--attribute: " + err);
+  // Every output path and the data directory are checked before the DAL is
+  // loaded: a run that cannot deliver its report must not start (a default
+  // run takes about 18 minutes).
+  std::optional<OutputFile> json =
+      o.json_path.empty() ? std::nullopt : OutputFile::open("JSON report", o.json_path, err);
+  if (!o.json_path.empty() && !json) return fail_early(err);
+  if (!o.html_path.empty() && !kHtmlPageBuilt) return fail_early("option --html: " + std::string(kHtmlPageHead));
+  std::optional<OutputFile> html =
+      o.html_path.empty() ? std::nullopt : OutputFile::open("HTML report", o.html_path, err);
+  if (!o.html_path.empty() && !html) return fail_early(err);
+  // The workload is read and trial-expanded before anything runs: a bad
+  // file stops dalstress here, with exit 2.
+  std::optional<Workload> workload;
+  try {
+    workload.emplace(Workload::load(Workload::locate(o.workload)));
+  } catch (const WorkloadError& e) {
+    return fail_early(e.what());
+  }
+  std::optional<DataDir> data;
+  try {
+    data.emplace(o.db_dir);
+  } catch (const std::exception& e) {
+    return fail_early(e.what());
+  }
+  const std::string& dir = data->path();
+
+  // Load the DAL first: "RSS after load" is read right after it.
+  if (int32_t rc = dalshim_load(nullptr); rc != DALSHIM_OK)
+    return fail_early("dalshim_load: code " + std::to_string(rc) + ": " + dalshim_last_error());
+  const int64_t rss_after_load = dalmon_rss_bytes();
+  install_stop_signals();
+
+  std::vector<std::string> late_errors;
+  const char* note = data->temporary() ? " (temporary)" : data->created() ? " (created)" : "";
+  const RunOutcome first = run_once(o, *workload, dir, note, t_main, rss_after_load, 0, late_errors);
+  if (first.run == 0) return first.code;
+  RunOutcome last = first;
+  // --confirm: a borderline verdict (dalmonitor.h, dalmon_borderline) is
+  // run again with twice the queries in DIR/confirm; that run names this
+  // one and its verdict stands.  This run's text report is printed first.
+  std::optional<DataDir> confirm_dir;
+  if (o.confirm && late_errors.empty() && g_stop_signal.load() == 0 && dalmon_borderline(first.run) == 1) {
+    std::string text;
+    if (!monitor_text_report(first.run, text, err)) text = "(no text report: " + err + ")\n";
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fputc('\n', stdout);
+    std::fflush(stdout);
+    Options again = o;
+    again.queries = 2 * o.queries;
+    try {
+      confirm_dir.emplace(dir + "/confirm");
+    } catch (const std::exception& e) {
+      dalmon_end(first.run);
+      return fail_early(e.what());
+    }
+    std::fprintf(stderr, "dalstress: the verdict is borderline: running again with %s queries in %s (--confirm)\n",
+                 grouped(again.queries).c_str(), confirm_dir->path().c_str());
+    last = run_once(again, *workload, confirm_dir->path(), confirm_dir->created() ? " (created)" : "", now_ns(),
+                    rss_after_load, first.run, late_errors);
+    if (last.run == 0) {
+      dalmon_end(first.run);
+      return last.code;
+    }
+  }
+  const int64_t run = last.run;
+  int code = last.code;
+
   if (json || html) {
     std::string bytes;
     if (!monitor_json_report(run, bytes, err)) {
@@ -329,7 +383,8 @@ int real_main(int argc, char** argv) {
   std::fwrite(text.data(), 1, text.size(), stdout);
   if (!text.empty() && text.back() != '\n') std::fputc('\n', stdout);
   std::fflush(stdout);
-  dalmon_end(run);
+  if (last.run != first.run) dalmon_end(last.run);
+  dalmon_end(first.run);
   // The DAL is never unloaded (a Go runtime cannot be); `data` removes a
   // temporary data directory on the way out.
   return code;

@@ -98,6 +98,10 @@ every answer, samples memory through the monitor and prints its leak verdict.
                       plain periodic lines otherwise (default auto)
   --verbose           the text report also lists every sample (the series is
                       always in the JSON report)
+  --confirm           when the verdict is borderline (close to a threshold,
+                      docs/leak-verdict.md), run again with twice the queries
+                      in DIR/confirm; that run's verdict and exit code stand,
+                      its reports name the first, and --json/--html get it
   --attribute, --no-attribute
                       name the shared object that holds native memory:
                       dalstress executes itself again with the allocation
@@ -124,6 +128,10 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
     }
     if (arg == "--verbose") {
       o.verbose = true;
+      continue;
+    }
+    if (arg == "--confirm") {
+      o.confirm = true;
       continue;
     }
     // The default is off (a workload; the JS drivers' --target turns it on).

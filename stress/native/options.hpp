@@ -29,6 +29,7 @@ struct Options {
   ProgressStyle progress = ProgressStyle::Auto;
   std::vector<std::string> monitor_params;  // extra key=value for dalmon_start
   bool verbose = false;                     // text report lists every sample (monitor verbose=1)
+  bool confirm = false;                     // --confirm: a borderline run is repeated with twice the queries
   bool attribute = false;                   // --attribute: run under the allocation tracer (attribute.hpp)
   bool help = false;
 

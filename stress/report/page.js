@@ -256,7 +256,7 @@
       .map(function (t, i) { return { title: t, cls: i === 0 || i >= 7 ? 'text' : undefined }; });
     var rows = r.layers.map(function (L) {
       var s = (r.summary && r.summary[L.metric]) || {};
-      var v = L.verdict + (L.partial ? ' (partial)' : '');
+      var v = L.verdict + (L.partial ? ' (partial)' : '') + (L.borderline ? ' (borderline)' : '');
       return [
         textCell(L.layer),
         cell(s.available ? s.start : null, function (x) { return amount(x, L.unit); }),
@@ -283,6 +283,26 @@
     return r.layers.filter(function (L) { return L.verdict !== 'n/a' && r.summary[L.metric] && r.summary[L.metric].available; });
   }
 
+  // --confirm (docs/leak-verdict.md): a borderline verdict, and the run
+  // that repeated a borderline one with twice the queries, whose verdict stands.
+  function confirmation(root, r) {
+    var v = r.verdict;
+    var unit = (r.run.unit || 'query') === 'iteration' ? ' iterations' : ' queries';
+    var lines = [];
+    if (v.borderline && !v.confirms) {
+      lines.push('Borderline in ' + v.borderline_layers.join(', ') + ': a longer run could turn this verdict over; ' +
+        '--confirm repeats it with ' + grouped(2 * r.run.queries_planned) + unit + '.');
+    }
+    if (v.confirms) {
+      var c = v.confirms;
+      lines.push('Confirmation: the run of ' + grouped(c.queries_planned) + unit + ' was borderline (' +
+        (c.exit_code === 1 ? 'LEAK in ' + c.leaking_layers.join(', ') : 'NO LEAK') + '; borderline in ' +
+        c.borderline_layers.join(', ') + '); this run repeated it with ' + grouped(r.run.queries_planned) + unit +
+        ' (--confirm) and its verdict stands.');
+    }
+    lines.forEach(function (t) { root.appendChild(el('p', { class: 'sub' }, [t])); });
+  }
+
   function renderRun(root, r) {
     var run = r.run;
     document.title = 'dalkit stress report: ' + run.driver;
@@ -294,6 +314,7 @@
     if (r.verdict.errors && r.verdict.errors.length) {
       root.appendChild(el('ul', { class: 'errors' }, r.verdict.errors.map(function (e) { return el('li', null, [e]); })));
     }
+    confirmation(root, r);
     root.appendChild(el('h2', null, ['Memory by layer']));
     var charts = el('div', { class: 'charts' });
     root.appendChild(charts);

@@ -205,6 +205,41 @@ test('concurrency: --concurrency 4 keeps exactly 4 async iterations in flight', 
   }
 });
 
+test('--confirm: a borderline verdict is run again with twice the iterations, whose verdict stands', async () => {
+  const tmp = tempDir();
+  try {
+    // About 430 B of JS heap kept per iteration from iteration 38,000 on: at
+    // 76 % of a 50,000-iteration run it rises in the last block only, so
+    // "no leak" by the 2/3 rule, but borderline (docs/leak-verdict.md).  The
+    // run --confirm adds (100,000 iterations) sees it from 38 % on: a leak.
+    const file = targetFile(tmp.dir, 'late-leak.mjs', `
+      export default {
+        setup() { return { keep: [] }; },
+        iteration(s, i) { if (i >= 38000) s.keep.push(new Array(48).fill(i)); },
+        teardown(s) { s.keep.length = 0; },
+      };
+    `);
+    const r = await stress(['--target', file, '--iterations', '50000', '--confirm', '--no-attribute']);
+    assert.equal(r.code, 1, `${r.out}\n${r.err}`);
+    const [firstReport, secondReport] = r.out.split(/(?=dalkit stress run: )/);
+    assert.ok(secondReport, r.out);
+    assert.match(firstReport, /BORDERLINE: js_heap no leak: /);
+    assert.match(firstReport, /--confirm repeats it with 100,000 iterations/);
+    assert.match(firstReport, /VERDICT: NO LEAK \(exit code 0\)/);
+    assert.match(r.err, /the verdict is borderline: running again with 100000 iterations in .*confirm \(--confirm\)/);
+    assert.match(secondReport, /CONFIRMATION: the run of 50,000 iterations was borderline \(NO LEAK; borderline in [^)]*js_heap[^)]*\); this run repeated it with 100,000 iterations \(--confirm\) and its verdict stands/);
+    assert.match(secondReport, /VERDICT: LEAK in [^\n]*js_heap/);
+    // --json is the confirmation run's, naming the first.
+    assert.equal(r.report.run.queries_planned, 100000);
+    assert.equal(r.report.counts.queries, 100000);
+    assert.equal(r.report.verdict.exit_code, 1);
+    assert.deepEqual([r.report.verdict.confirms.queries_planned, r.report.verdict.confirms.exit_code], [50000, 0]);
+    assert.ok(r.report.verdict.confirms.borderline_layers.includes('js_heap'));
+  } finally {
+    tmp.cleanup();
+  }
+});
+
 test('workers: each worker sets up its own state in its own directory', async () => {
   const tmp = tempDir();
   try {
