@@ -3,6 +3,7 @@ package engine
 import (
 	"math"
 	"net"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -404,6 +405,7 @@ func TestPostgresStatementsPerSchemaAndAfterDDL(t *testing.T) {
 // handle releases both.
 func TestPostgresConcurrentAndBounded(t *testing.T) {
 	before := postgres.ReadCounters()
+	goroutines := runtime.NumGoroutine()
 	id, err := Open(pgURL(t), "pool_size=3;stmt_cache=2")
 	if err != nil {
 		t.Fatal(err)
@@ -455,4 +457,35 @@ func TestPostgresConcurrentAndBounded(t *testing.T) {
 	if c := postgres.ReadCounters(); c != before {
 		t.Fatalf("after close: %+v, before open: %+v", c, before)
 	}
+	// The pool's own goroutines (health check, connection cleanup) end
+	// with the handle.
+	eventually(t, "goroutines back to the count before open", func() bool { return runtime.NumGoroutine() <= goroutines })
+}
+
+// The planted leaks that are not SQLite's work on a PostgreSQL handle.
+func TestPostgresPlantedLeak(t *testing.T) {
+	h := openPG(t, pgURL(t), "plant_leak=go_heap;plant_leak_bytes=64")
+	db := freshSchema(t)
+	before := ReadCounters().PlantedBytes
+	for i := 0; i < 100; i++ {
+		result(t, h, request(1, db, in("nosuch")))
+	}
+	if grown := ReadCounters().PlantedBytes - before; grown < 64*100-1024 || grown > 64*100 {
+		t.Fatalf("planted %d bytes, want about %d", grown, 64*100)
+	}
+}
+
+// A role without CREATE on the database uses a schema made for it, and
+// is told why a new db name fails.
+func TestPostgresSchemaWithoutCreatePrivilege(t *testing.T) {
+	admin := openPG(t, pgURL(t), "")
+	db := freshSchema(t)
+	execPG(t, admin, db, `CREATE TABLE t (n integer); INSERT INTO t VALUES (1);
+		DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'dal_reader') THEN CREATE ROLE dal_reader LOGIN; END IF; END $$;
+		GRANT USAGE ON SCHEMA "`+db+`" TO dal_reader; GRANT SELECT ON t TO dal_reader`)
+	h := openPG(t, strings.Replace(pgURL(t), "postgres@", "dal_reader@", 1), "")
+	if n := count(t, h, db, "t"); n != 1 {
+		t.Fatalf("reader: %d rows", n)
+	}
+	wantCode(t, h, request(1, freshSchema(t), in("t")), EDatabase, "cannot create schema")
 }

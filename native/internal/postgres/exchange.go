@@ -35,14 +35,8 @@ func (x *exchange) useSchema(ctx context.Context, sc *schema) error {
 	// A replica is read-only: the schema is created by the primary and
 	// replicated. Until then, reads there find no table, as on a new db.
 	if !sc.created.Load() && !x.srv.replica {
-		_, err := x.pg.Exec(ctx, "CREATE SCHEMA IF NOT EXISTS "+sc.quoted).ReadAll()
-		// Two connections creating one schema at once: the loser gets a
-		// duplicate error, and the schema exists all the same.
-		if err != nil && !hasState(err, stateDuplicateSchema) && !hasState(err, stateUniqueViolated) {
-			if msg, state, ok := serverError(err); ok {
-				return status.Errorf(status.EDatabase, fmt.Sprintf("cannot create schema %s for db: %s (SQLSTATE %s)", sc.quoted, msg, state))
-			}
-			return x.fail(err, false)
+		if err := x.createSchema(ctx, sc); err != nil {
+			return err
 		}
 		sc.created.Store(true)
 	}
@@ -55,6 +49,29 @@ func (x *exchange) useSchema(ctx context.Context, sc *schema) error {
 	}
 	x.st.schema = sc.quoted
 	return nil
+}
+
+// createSchema creates sc unless it exists. Existence is asked first: a
+// role without CREATE on the database may use a schema made for it, and
+// CREATE SCHEMA IF NOT EXISTS checks that privilege before existence.
+func (x *exchange) createSchema(ctx context.Context, sc *schema) error {
+	res := x.pg.ExecParams(ctx, "SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = $1", [][]byte{[]byte(sc.name)}, nil, nil, nil).Read()
+	if res.Err == nil && len(res.Rows) > 0 {
+		return nil
+	}
+	err := res.Err
+	if err == nil {
+		_, err = x.pg.Exec(ctx, "CREATE SCHEMA IF NOT EXISTS "+sc.quoted).ReadAll()
+	}
+	// Two connections creating one schema at once: the loser gets a
+	// duplicate error, and the schema exists all the same.
+	if err == nil || hasState(err, stateDuplicateSchema) || hasState(err, stateUniqueViolated) {
+		return nil
+	}
+	if msg, state, ok := serverError(err); ok {
+		return status.Errorf(status.EDatabase, fmt.Sprintf("cannot create schema %s for this db: %s (SQLSTATE %s)", sc.quoted, msg, state))
+	}
+	return x.fail(err, false)
 }
 
 // failed appends the error response for a statement the server refused,

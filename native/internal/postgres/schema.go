@@ -19,6 +19,7 @@ import (
 
 // schema is one db name's schema.
 type schema struct {
+	name    string      // the db name, which is the schema's name
 	quoted  string      // the identifier, double-quoted for SQL
 	created atomic.Bool // CREATE SCHEMA IF NOT EXISTS has run on the primary
 }
@@ -52,7 +53,7 @@ func (s *schemaSet) get(name []byte) (*schema, error) {
 	if s.byName == nil || len(s.byName) >= maxSchemas {
 		s.byName = make(map[string]*schema)
 	}
-	sc = &schema{quoted: pgx.Identifier{string(name)}.Sanitize()}
+	sc = &schema{name: string(name), quoted: pgx.Identifier{string(name)}.Sanitize()}
 	s.byName[string(name)] = sc
 	return sc, nil
 }
