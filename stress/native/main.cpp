@@ -13,9 +13,11 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -107,39 +109,68 @@ int64_t run_single(RunState& st, QueryLoop& e, int64_t done) {
   return done;
 }
 
-// Several threads on one handle: each issues its share; the main thread
-// samples when the shared progress counter passes a sample point (the
-// workers keep running meanwhile, as a multi-threaded host would).
+// Several threads on one handle: each issues its share of every interval
+// between two sample points and waits there; when all have arrived (no
+// query in flight) the main thread samples at exactly that count and
+// releases them.  So the samples fall at the same counts as with one thread,
+// however fast the threads run (as the JS drivers' --workers,
+// stress/js/sample-points.js).
 int64_t run_threads(RunState& st, std::vector<std::unique_ptr<QueryLoop>>& loops, int64_t done) {
   static constexpr int64_t kChunk = 1024;
   const int n = static_cast<int>(loops.size());
-  const int64_t rest = st.o.queries - done;
+  const int64_t started = done, total = st.o.queries, every = st.sample_every;
+  // Thread t's share of the first x queries after `started`; the shares sum to x.
+  auto share = [n](int t, int64_t x) { return x / n + (t < x % n ? 1 : 0); };
+  const int64_t first_point = (started / every + 1) * every;
   std::atomic<int64_t> progress{done};
+  std::mutex mu;
+  std::condition_variable cv;
+  int arrived = 0, finished = 0;  // guarded by mu
+  int64_t generation = 0;         // sample points released so far
+  bool sampling_over = false;     // the main thread takes no more samples: nobody waits
   std::vector<std::thread> threads;
   threads.reserve(static_cast<size_t>(n));
   for (int t = 0; t < n; ++t) {
-    int64_t quota = rest / n + (t < rest % n ? 1 : 0);
-    threads.emplace_back([&st, &progress, e = loops[static_cast<size_t>(t)].get(), quota] {
-      int64_t left = quota;
-      while (left > 0 && !st.stopping()) {
-        int64_t did = e->run(std::min(kChunk, left));
-        e->flush();
-        left -= did;
-        progress.fetch_add(did, std::memory_order_relaxed);
+    threads.emplace_back([&, t, e = loops[static_cast<size_t>(t)].get()] {
+      int64_t mine = 0;
+      for (int64_t point = first_point;; point += every) {
+        const int64_t until = share(t, std::min(point, total) - started);
+        while (mine < until && !st.stopping()) {
+          const int64_t did = e->run(std::min(kChunk, until - mine));
+          e->flush();
+          mine += did;
+          progress.fetch_add(did, std::memory_order_relaxed);
+        }
+        if (mine < until || point >= total) break;  // stopped, or its share is done
+        std::unique_lock lk(mu);
+        ++arrived;
+        const int64_t g = generation;
+        cv.notify_all();
+        cv.wait(lk, [&] { return generation != g || sampling_over; });
       }
+      std::lock_guard lk(mu);
+      ++finished;
+      cv.notify_all();
     });
   }
-  int64_t next_sample = st.sample_every;
-  for (;;) {
-    int64_t p = progress.load(std::memory_order_relaxed);
-    if (p >= st.o.queries) break;
-    if (p >= next_sample) {
-      st.sample(p);
-      while (next_sample <= p) next_sample += st.sample_every;
-    }
-    st.progress.update(p);
-    if (st.stopping()) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  for (int64_t point = first_point; point < total; point += every) {
+    std::unique_lock lk(mu);
+    // Woken by arrivals; every 100 ms for the progress line.
+    while (!cv.wait_for(lk, std::chrono::milliseconds(100), [&] { return arrived + finished == n; }))
+      st.progress.update(progress.load(std::memory_order_relaxed));
+    if (finished > 0) break;  // a thread stopped early (a signal, --max-errors): no more samples
+    lk.unlock();
+    st.sample(point);
+    st.progress.update(point);
+    lk.lock();
+    arrived = 0;
+    ++generation;
+    cv.notify_all();
+  }
+  {
+    std::lock_guard lk(mu);
+    sampling_over = true;
+    cv.notify_all();
   }
   for (auto& t : threads) t.join();
   return progress.load();

@@ -21,6 +21,8 @@ Checks:
                          this run's own total
   --stdout-has TEXT      TEXT occurs in stdout (repeatable)
   --stderr-has TEXT      TEXT occurs in stderr (repeatable)
+  --samples-every N      the samples are at query 1 (START), at every multiple
+                         of N below the planned queries, and at the end (END)
   --timeout S            kill the run after S seconds (default 600)
 """
 import json
@@ -57,7 +59,7 @@ def main(argv):
     want_exit = None
     use_json = clean = False
     leaks, stdout_has, stderr_has = [], [], []
-    queries = per_trip = extrapolate = None
+    queries = per_trip = extrapolate = samples_every = None
     allowed = []
     timeout = 600.0
     i = 0
@@ -74,6 +76,7 @@ def main(argv):
         elif o == "--extrapolate-mb": extrapolate = int(val); use_json = True; i += 2
         elif o == "--stdout-has": stdout_has.append(val); i += 2
         elif o == "--stderr-has": stderr_has.append(val); i += 2
+        elif o == "--samples-every": samples_every = int(val); use_json = True; i += 2
         elif o == "--timeout": timeout = float(val); i += 2
         else: fail("unknown check " + o)
     if want_exit is None:
@@ -128,6 +131,12 @@ def main(argv):
             rep["timing"]["wall_s"], rep["timing"]["queries_per_second"]))
         if verdict["exit_code"] != want_exit:
             fail("JSON exit_code %r != %d" % (verdict["exit_code"], want_exit))
+        if samples_every is not None:
+            planned = rep["run"]["queries_planned"]
+            want = [1] + list(range(samples_every, planned, samples_every)) + [c["queries"]]
+            got = [x["queries"] for x in rep["samples"]]
+            if got != want:
+                fail("samples at %s, expected %s" % (got, want))
         if clean:
             for name, l in layers.items():
                 if l["verdict"] not in ("no leak", "n/a"):
