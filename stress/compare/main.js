@@ -15,7 +15,7 @@ import { buildReport } from './report.js';
 import { runAll } from './runner.js';
 import { interruptChild } from './supervisor.js';
 import { compareAll, measured, multipleComparisons, summarize } from './summary.js';
-import { comparisonTable, failureList, pathTable } from './table.js';
+import { UNIT_WORDS, comparisonTable, failureList, pathTable } from './table.js';
 
 export const EXIT = { OK: 0, LEAK: 1, USAGE: 2, FAILED: 3, INTERRUPTED: 130 };
 
@@ -85,7 +85,9 @@ export async function main(argv) {
   const started = Date.now();
   const loadStart = loadavg();
   const notes = [...new Set(variants.map((v) => v.note).filter(Boolean))];
-  say(`${variants.length} paths x ${o.runs} runs of ${o.queries.toLocaleString('en-US')} queries (workload ${o.workload}), ` +
+  const w = UNIT_WORDS[o.unit];
+  const work = o.target ? `target ${o.target}` : `workload ${o.workload}`;
+  say(`${variants.length} paths x ${o.runs} runs of ${o.queries.toLocaleString('en-US')} ${w.many} (${work}), ` +
     `interleaved; baseline ${baseline}; timeout ${o.timeoutS} s per run; build ${o.out}`);
   for (const n of notes) say(n);
 
@@ -124,14 +126,15 @@ export async function main(argv) {
 
   const paths = report.paths;
   const text = [
-    `dalkit stress comparison: ${variants.length} paths, ${o.runs} runs x ${o.queries.toLocaleString('en-US')} queries each, workload ${o.workload}`,
+    `dalkit stress comparison: ${variants.length} paths, ${o.runs} runs x ${o.queries.toLocaleString('en-US')} ${w.many} each, ${work}`,
     // Other load on the machine is the first thing to know when reading spreads.
     `machine: ${report.host.cpus} CPUs, load average ${loadStart[0].toFixed(2)} at start, ${report.host.loadavg_end[0].toFixed(2)} at end`,
     '',
-    pathTable(paths),
-    '(±: standard deviation over the runs; latency: median of the runs\' percentiles, max: the largest; slope: mean over the runs, B/q = bytes per query, /Mq = objects per million queries)',
+    pathTable(paths, o.unit),
+    `(±: standard deviation over the runs; latency: median of the runs' percentiles, max: the largest; slope: mean over the runs, ` +
+      `B/${w.short} = bytes per ${w.one}, /${w.perMillion} = objects per million ${w.many})`,
     '',
-    comparisonTable(comparisons, mc, baseline),
+    comparisonTable(comparisons, mc, baseline, o.unit),
     ...notes.map((n) => `Note: ${n}`),
     failureList(report.failures),
   ].filter((s, i, a) => s !== '' || a[i - 1] !== '').join('\n');

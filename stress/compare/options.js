@@ -7,12 +7,15 @@ import { join, resolve } from 'node:path';
 
 import { parseCount } from '../js/options.js';
 import { DEFAULT_WORKLOAD, WORKLOAD_NAMES, workloadNames } from '../js/workload-spec.js';
-import { DEFAULT_BASELINE, PATHS, PATH_NAMES, RUNTIMES, parseLabelled, pathsOf } from './paths.js';
+import { DEFAULT_BASELINE, PATHS, PATH_NAMES, RUNTIMES, TARGET_PATHS, TARGET_PATH_NAMES, parseLabelled, pathsOf } from './paths.js';
 
 export const DEFAULT_QUERIES = 2_000_000;
 export const DEFAULT_RUNS = 5;
 
 export class UsageError extends Error {}
+
+/** Whether path `name` of PATHS runs a native driver (dalstress). */
+const isNativePath = (name) => PATHS.find((p) => p.name === name)?.runtime === 'native';
 
 /** The runtimes that have a binary option (--node, --bun), from paths.js. */
 const BINARY_OPTIONS = Object.entries(RUNTIMES).filter(([, r]) => r.option).map(([runtime, r]) => ({ runtime, option: r.option }));
@@ -24,6 +27,7 @@ export function usage() {
   const binaryHelp = BINARY_OPTIONS.map(({ runtime, option }) => helpLine(`${option} [LABEL=]PATH`,
     `a ${runtime} binary for ${pathsOf(runtime).join(', ')} (repeatable)`)).join('\n');
   const pathHelp = PATHS.map((p) => helpLine(p.name, p.about)).join('\n');
+  const targetHelp = TARGET_PATHS.map((p) => helpLine(p.name, p.about)).join('\n');
   return `usage: npm run stress:compare -- [options]
 
 Runs the same stress workload through every path, each run in its own
@@ -37,6 +41,11 @@ throughput against a baseline with Welch's t-test.  docs/compare.md.
   --workload NAME|FILE
                       ${WORKLOAD_NAMES.join(', ')} (default ${DEFAULT_WORKLOAD}), or a
                       workload file (docs/workloads.md); passed to every driver
+  --target FILE       instead of a workload, a target module (docs/targets.md)
+                      on the JS runtimes: the paths are then ${TARGET_PATH_NAMES.join(', ')}
+                      (below); with it --iterations N (default ${DEFAULT_QUERIES}),
+                      --target-option K=V (repeatable) and --workers N go to
+                      every driver; --queries, --workload and --dal do not apply
   --baseline NAME     the path (or variant) the others are compared with
                       (default ${DEFAULT_BASELINE}, or its first variant)
   --dal [LABEL=]FILE  a libdal.so to load (repeatable: each becomes a variant
@@ -59,6 +68,9 @@ ${binaryHelp}
 
 Paths, in table order (stress/compare/paths.js):
 ${pathHelp}
+
+Paths of --target FILE:
+${targetHelp}
 
 Exit codes: 0 every run completed with "no leak"; 1 some run found a leak
 (and none failed); 2 bad command line, or an output file could not be
@@ -92,6 +104,10 @@ export function parseOptions(argv, root, cwd = root) {
         json: { type: 'string' },
         html: { type: 'string' },
         'path-command': { type: 'string', multiple: true },
+        target: { type: 'string' },
+        iterations: { type: 'string' },
+        'target-option': { type: 'string', multiple: true },
+        workers: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -113,11 +129,27 @@ export function parseOptions(argv, root, cwd = root) {
       throw new UsageError(e.message);
     }
   });
+  // --target FILE: its own count, options and paths; the workload's flags refused.
+  const target = v.target;
+  if (target === '') throw new UsageError('option --target: empty file name');
+  for (const [k, forTarget] of [['queries', false], ['workload', false], ['dal', false],
+    ['iterations', true], ['target-option', true], ['workers', true]]) {
+    if (v[k] === undefined || forTarget === (target !== undefined)) continue;
+    throw new UsageError(forTarget ? `option --${k} needs --target FILE`
+      : `option --${k} is for the DAL's workloads, not a --target${k === 'queries' ? ' (count iterations with --iterations)' : ''}`);
+  }
+  const names = target !== undefined ? TARGET_PATH_NAMES : PATH_NAMES;
   const o = {
     help: !!v.help,
-    paths: PATH_NAMES,
+    paths: names,
+    target: target !== undefined ? resolve(cwd, target) : null,
+    unit: target !== undefined ? 'iteration' : 'query',
+    targetOptions: v['target-option'] ?? [],
+    workers: v.workers !== undefined ? count(v.workers, '--workers', 1, 1024) : null,
     runs: v.runs !== undefined ? count(v.runs, '--runs', 1, 1000) : DEFAULT_RUNS,
-    queries: v.queries !== undefined ? count(v.queries, '--queries', 1, 2 ** 50) : DEFAULT_QUERIES,
+    // With --target, the iterations: one count for the plan, the check and the timeout.
+    queries: v.queries !== undefined ? count(v.queries, '--queries', 1, 2 ** 50)
+      : v.iterations !== undefined ? count(v.iterations, '--iterations', 1, 2 ** 50) : DEFAULT_QUERIES,
     workload: v.workload ?? DEFAULT_WORKLOAD,
     baseline: v.baseline ?? null,
     dals: labelled(v.dal, '--dal'),
@@ -133,13 +165,25 @@ export function parseOptions(argv, root, cwd = root) {
     const list = v.paths.split(',').map((s) => s.trim()).filter(Boolean);
     if (!list.length) throw new UsageError('option --paths: empty list');
     for (const p of list) {
-      if (!PATH_NAMES.includes(p)) throw new UsageError(`option --paths: unknown path '${p}' (expected ${PATH_NAMES.join(', ')})`);
+      if (names.includes(p)) continue;
+      if (o.target && PATH_NAMES.includes(p)) {
+        throw new UsageError(`option --paths: '${p}' is a path of the DAL's workloads (${PATHS.find((x) => x.name === p).about}); ` +
+          `${isNativePath(p) ? 'a native path runs dalstress, which cannot run a JS target; ' : ''}` +
+          `with --target the paths are the runtimes: ${TARGET_PATH_NAMES.join(', ')}`);
+      }
+      if (!o.target && TARGET_PATH_NAMES.includes(p)) {
+        throw new UsageError(`option --paths: '${p}' is a path of --target FILE; the workload paths are ${PATH_NAMES.join(', ')}`);
+      }
+      throw new UsageError(`option --paths: unknown path '${p}' (expected ${names.join(', ')})`);
     }
-    o.paths = PATH_NAMES.filter((p) => list.includes(p)); // table order, each once
+    o.paths = names.filter((p) => list.includes(p)); // table order, each once
   }
+  if (o.target && !existsSync(o.target)) throw new UsageError(`option --target: no such file ${o.target}`);
   // A name, or (as the drivers read it) a path: one with a '/' or ending in
   // .json, made absolute because the drivers run from the repository root.
-  if (o.workload.includes('/') || o.workload.endsWith('.json')) {
+  if (o.target) {
+    // no workload: the target is the work
+  } else if (o.workload.includes('/') || o.workload.endsWith('.json')) {
     o.workload = resolve(cwd, o.workload);
     if (!existsSync(o.workload)) throw new UsageError(`option --workload: no such file ${o.workload}`);
   } else if (!workloadNames().includes(o.workload)) {

@@ -6,7 +6,8 @@
 // Adding a path is adding a record here (docs/extending.md).
 //
 // Every path runs the same workload through a stress driver that writes the
-// monitor's JSON report (docs/report-schema.md) with --json.  A path becomes
+// monitor's JSON report (docs/report-schema.md) with --json; with --target
+// FILE, the same target module on each JS runtime (TARGET_PATHS).  A path becomes
 // one or more *variants* when the comparison is between two builds of the DAL
 // (--dal, repeatable) or two runtime binaries (--node / --bun): each variant
 // is its own column, named "<path>@<label>".
@@ -89,9 +90,46 @@ export const PATHS = Object.freeze([
   },
 ].map((p) => Object.freeze({ ...p, argv: Object.freeze(p.argv) })));
 
+/**
+ * The paths of `--target FILE` (docs/targets.md): one per JS runtime, the
+ * target module being the binding.  The native paths have no place here
+ * (dalstress runs the DAL's workloads, not a JS module), nor node-koffi
+ * (--via picks the DAL's binding; a target brings its own).  Deno gets
+ * --allow-run as `npm run stress:deno` does: a target's driver starts itself
+ * again under the allocation tracer (--attribute, on for a target).
+ */
+export const TARGET_PATHS = Object.freeze([
+  {
+    name: 'node',
+    runtime: 'node',
+    argv: ['{runtime}', '--expose-gc', '{root}/stress/node/main.js'],
+    about: 'the target on Node (npm run stress -- --target)',
+    note: null,
+  },
+  {
+    name: 'bun',
+    runtime: 'bun',
+    argv: ['{runtime}', '{root}/stress.ts'],
+    about: 'the target on Bun (bun stress.ts --target)',
+    note: null,
+  },
+  {
+    name: 'deno',
+    runtime: 'deno',
+    argv: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--allow-write', '--allow-env', '--allow-sys', '--allow-run',
+      '{root}/stress.ts'],
+    about: 'the target on Deno (npm run stress:deno -- --target)',
+    note: null,
+  },
+].map((p) => Object.freeze({ ...p, argv: Object.freeze(p.argv) })));
+
 export const PATH_NAMES = Object.freeze(PATHS.map((p) => p.name));
-export const PATH_BY_NAME = new Map(PATHS.map((p) => [p.name, p]));
+export const TARGET_PATH_NAMES = Object.freeze(TARGET_PATHS.map((p) => p.name));
+export const PATH_BY_NAME = new Map([...PATHS, ...TARGET_PATHS].map((p) => [p.name, p]));
 export const DEFAULT_BASELINE = PATHS[0].name;
+
+/** The records a run chooses from: the target paths with --target, else the workload paths. */
+export const pathRecords = (o) => (o.target ? TARGET_PATHS : PATHS);
 
 /** The paths of a runtime, in table order. */
 export function pathsOf(runtime) {
@@ -141,7 +179,7 @@ export function variants(o) {
     return list.length ? uniqueLabels(list) : [null];
   };
   const list = [];
-  for (const p of PATHS.filter((x) => o.paths.includes(x.name))) {
+  for (const p of pathRecords(o).filter((x) => o.paths.includes(x.name))) {
     for (const dal of dals) {
       for (const bin of binaries(p.runtime)) {
         const labels = [dal?.label, bin?.label].filter(Boolean);
@@ -178,7 +216,11 @@ export function pathArgv(p, v, o, root) {
  * arguments; the driver arguments are appended all the same.
  */
 export function command(v, o, root, jsonFile) {
-  const driverArgs = ['--queries', String(o.queries), '--workload', o.workload, '--json', jsonFile, '--progress', 'off'];
+  const work = o.target
+    ? ['--target', o.target, '--iterations', String(o.queries), ...o.targetOptions.flatMap((t) => ['--target-option', t]),
+      ...(o.workers !== null ? ['--workers', String(o.workers)] : [])]
+    : ['--queries', String(o.queries), '--workload', o.workload];
+  const driverArgs = [...work, '--json', jsonFile, '--progress', 'off'];
   const out = o.out;
   const env = { ...process.env, DALKIT_SHIM: join(out, 'libdalshim.so'), DALKIT_ADDON: join(out, 'dalkit.node') };
   if (v.dal) env.DAL_LIBRARY = v.dal.path;

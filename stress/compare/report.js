@@ -61,8 +61,12 @@ export function buildReport({ o, argv, variants, attempts, summaries, baseline, 
     options: {
       paths: o.paths,
       runs: o.runs,
-      queries: o.queries,
-      workload: o.workload,
+      queries: o.queries,              // with --target: the iterations
+      unit: o.unit,                    // 'query', or 'iteration' with --target
+      workload: o.target ? null : o.workload,
+      target: o.target,
+      target_options: o.targetOptions,
+      workers: o.workers,
       baseline,
       timeout_s: o.timeoutS,
       out: o.out,

@@ -45,11 +45,13 @@ export async function runAll(variants, o, root, ctl, progress) {
       ctl.child = null;
       const read = readReport(jsonFile);
       const loaded = loadedDal(traceDir);
-      // A --path-command child is a test stand-in that loads no DAL.
+      // A --path-command child is a test stand-in that loads no DAL; a target
+      // loads the kit's DAL only if it opens it (stress/targets/dal.mjs).
       const overridden = o.pathCommands.has(v.name) || o.pathCommands.has(v.path);
       let verdict = classify(proc, read, {
         plannedQueries: o.queries,
-        expectedDal: overridden ? null : expectedDal(v, o),
+        unit: o.unit,
+        expectedDal: overridden || o.target ? null : expectedDal(v, o),
         loadedDal: loaded,
         timeoutS: o.timeoutS,
       });
@@ -73,7 +75,7 @@ export async function runAll(variants, o, root, ctl, progress) {
       attempts.get(v.name).push(a);
       const qps = read.report?.timing?.queries_per_second;
       const what = a.status === 'failed' ? `FAILED (${a.kind}): ${a.message}`
-        : `${Math.round(qps).toLocaleString('en-US')} q/s, ${a.status === 'ok' ? 'no leak' : a.message}`;
+        : `${Math.round(qps).toLocaleString('en-US')} ${o.unit === 'iteration' ? 'it' : 'q'}/s, ${a.status === 'ok' ? 'no leak' : a.message}`;
       progress(`[${i + 1}/${plan.length}] ${v.name} run ${round}/${o.runs}: ${what} (${proc.durationS.toFixed(1)} s)`);
       rmSync(dir, { recursive: true, force: true });
     }

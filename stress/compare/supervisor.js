@@ -160,10 +160,11 @@ export function readReport(file) {
  * How a run ended, from the process status and its report:
  * {status: 'ok' | 'leak' | 'failed', kind, message}.  Kinds of failure:
  * spawn, timeout, signal, no-report, bad-report, wrong-answers, incomplete,
- * error (the driver's own verdict), exit-mismatch, dal-mismatch.
+ * error (the driver's own verdict), exit-mismatch, dal-mismatch.  unit:
+ * what the planned count counts ('query', or 'iteration' for a target).
  * Leak verdicts are results, not failures: the run measured what it should.
  */
-export function classify(proc, { report, problem }, { plannedQueries, expectedDal, loadedDal, timeoutS }) {
+export function classify(proc, { report, problem }, { plannedQueries, unit = 'query', expectedDal, loadedDal, timeoutS }) {
   const fail = (kind, message) => ({ status: 'failed', kind, message });
   if (proc.spawnError) return fail('spawn', `could not be started: ${proc.spawnError}`);
   if (proc.timedOut) {
@@ -181,7 +182,8 @@ export function classify(proc, { report, problem }, { plannedQueries, expectedDa
       (v.errors?.length ? `: ${v.errors.join('; ')}` : ''));
   }
   if (typeof report.counts.queries === 'number' && report.counts.queries < plannedQueries) {
-    return fail('incomplete', `answered ${report.counts.queries} of ${plannedQueries} queries (exit code ${proc.exitCode})`);
+    const what = unit === 'iteration' ? `ran ${report.counts.queries} of ${plannedQueries} iterations` : `answered ${report.counts.queries} of ${plannedQueries} queries`;
+    return fail('incomplete', `${what} (exit code ${proc.exitCode})`);
   }
   if (v.exit_code !== proc.exitCode) {
     return fail('exit-mismatch', `exit code ${proc.exitCode}, but its report says ${v.exit_code} (${v.overall})`);
