@@ -63,6 +63,8 @@ func FuzzBuild(f *testing.F) {
 	var b Builder
 	var cd wire.Decoder // for the shape cache path, as the engine runs it
 	var cb Builder
+	var pb Builder // the PostgreSQL dialect
+	pb.SetDialect(PostgreSQL)
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		// Twice: a miss that remembers the shape, then (for a request that
 		// builds) a hit; both must be what fresh state builds, whatever
@@ -78,6 +80,11 @@ func FuzzBuild(f *testing.F) {
 		if err != nil {
 			return
 		}
+		if r, err := pb.Build(v); err == nil {
+			checkInvariants(t, r, PostgreSQL)
+		} else if !errors.As(err, new(*Error)) {
+			t.Fatalf("PostgreSQL: error %T is not *query.Error: %v", err, err)
+		}
 		r, err := b.Build(v)
 		if err != nil {
 			var qe *Error
@@ -86,11 +93,46 @@ func FuzzBuild(f *testing.F) {
 			}
 			return
 		}
-		checkInvariants(t, r)
+		checkInvariants(t, r, SQLite)
 	})
 }
 
-func checkInvariants(t *testing.T, r *Request) {
+// checkPostgresPlaceholders: outside quoted identifiers (which may hold
+// $1), a PostgreSQL statement's placeholders are $1 .. $n in order, one
+// per arg, and there is no '?'.
+func checkPostgresPlaceholders(t *testing.T, i int, s Stmt) {
+	t.Helper()
+	var bare []byte // the SQL without its quoted identifiers
+	for j, quoted := 0, false; j < len(s.SQL); j++ {
+		if c := s.SQL[j]; c == '"' {
+			quoted = !quoted // a doubled "" closes and reopens
+		} else if !quoted {
+			bare = append(bare, c)
+		}
+	}
+	if bytes.IndexByte(bare, '?') >= 0 {
+		t.Fatalf("stmt %d: '?' in PostgreSQL SQL %s", i, s.SQL)
+	}
+	n := 0
+	for j := 0; j < len(bare); j++ {
+		if bare[j] != '$' {
+			continue
+		}
+		k := j + 1
+		for k < len(bare) && bare[k] >= '0' && bare[k] <= '9' {
+			k++
+		}
+		n++
+		if string(bare[j+1:k]) != strconv.Itoa(n) {
+			t.Fatalf("stmt %d: placeholder %d is %s: %s", i, n, bare[j:k], s.SQL)
+		}
+	}
+	if n != len(s.Args) {
+		t.Fatalf("stmt %d: %d placeholders, %d args: %s", i, n, len(s.Args), s.SQL)
+	}
+}
+
+func checkInvariants(t *testing.T, r *Request, d Dialect) {
 	t.Helper()
 	if len(r.DB) == 0 {
 		t.Fatal("empty db accepted")
@@ -99,7 +141,7 @@ func checkInvariants(t *testing.T, r *Request) {
 		t.Fatalf("Tx %v with %d statements", r.Tx, len(r.Stmts))
 	}
 	for i, s := range r.Stmts {
-		if n := bytes.Count(s.SQL, []byte("?")); n != len(s.Args) {
+		if n := bytes.Count(s.SQL, []byte("?")); n != len(s.Args) && d == SQLite {
 			t.Fatalf("stmt %d: %d placeholders, %d args: %s", i, n, len(s.Args), s.SQL)
 		}
 		if len(s.Args) > MaxParams {
@@ -108,11 +150,16 @@ func checkInvariants(t *testing.T, r *Request) {
 		if bytes.IndexByte(s.SQL, 0) >= 0 {
 			t.Fatalf("stmt %d: NUL in SQL %q", i, s.SQL)
 		}
-		if bytes.Contains(s.SQL, []byte("--")) || bytes.Contains(s.SQL, []byte("/*")) || bytes.ContainsAny(s.SQL, "';`[]") {
+		// ESCAPE '' is the PostgreSQL dialect's one literal (dialect.go).
+		sql := bytes.ReplaceAll(s.SQL, []byte(" ESCAPE ''"), nil)
+		if bytes.Contains(sql, []byte("--")) || bytes.Contains(sql, []byte("/*")) || bytes.ContainsAny(sql, "';`[]") {
 			t.Fatalf("stmt %d: suspicious SQL %q", i, s.SQL)
 		}
 		if r.Tx && s.Kind == Select {
 			t.Fatalf("stmt %d: SELECT in Tx", i)
+		}
+		if d == PostgreSQL {
+			checkPostgresPlaceholders(t, i, s)
 		}
 		for j, a := range s.Args {
 			switch a.Kind {
@@ -131,7 +178,7 @@ func TestSeeds(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		checkInvariants(t, r)
+		checkInvariants(t, r, SQLite)
 	}
 }
 
