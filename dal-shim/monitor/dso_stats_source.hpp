@@ -19,8 +19,8 @@ namespace dalmon {
 // One DSO as the tracer names it.  Indices are the tracer's: never reused
 // or renumbered, so a series may be kept per index.
 struct DsoInfo {
-  std::string name;  // file name: "libdal.so", "node", "[anon]"
-  std::string path;  // full path ("" for pseudo DSOs)
+  std::string name;   // file name: "libdal.so", "node", "[anon]"
+  std::string path;   // full path ("" for pseudo DSOs)
   bool main = false;  // the executable (the runtime: node, bun.exe, deno, dalstress)
 };
 

@@ -13,8 +13,7 @@ int64_t unix_ms_now() {
 }
 }  // namespace
 
-Monitor::Monitor(RunParams params, NativeStatsSource* source, std::unique_ptr<ProcessProbe> probe,
-                 DsoStatsSource* dsos)
+Monitor::Monitor(RunParams params, NativeStatsSource* source, std::unique_ptr<ProcessProbe> probe, DsoStatsSource* dsos)
     : params_(std::move(params)),
       source_(source),
       probe_(probe ? std::move(probe) : std::make_unique<LinuxProcessProbe>()),
@@ -89,7 +88,8 @@ void Monitor::read_dsos(Sample& s) {
     tracer_.present = true;
     tracer_.runtime_heap_visible = dsos_->runtime_heap_visible();
   }
-  for (size_t i = tracer_.dsos.size(); i < d.bytes.size(); ++i) tracer_.dsos.push_back(dsos_->info(static_cast<int>(i)));
+  for (size_t i = tracer_.dsos.size(); i < d.bytes.size(); ++i)
+    tracer_.dsos.push_back(dsos_->info(static_cast<int>(i)));
   tracer_.sample_bytes = d.sample_bytes;
   tracer_.dropped = d.dropped;
   s.dso_bytes = std::move(d.bytes);

@@ -35,8 +35,8 @@ class Monitor {
   // source: nullptr = the process-wide one (set_native_stats_source) read at
   // each sample; probe: nullptr = LinuxProcessProbe; dsos: nullptr = the
   // allocation tracer preloaded in this process, if any (process_dso_source).
-  explicit Monitor(RunParams params, NativeStatsSource* source = nullptr,
-                   std::unique_ptr<ProcessProbe> probe = nullptr, DsoStatsSource* dsos = nullptr);
+  explicit Monitor(RunParams params, NativeStatsSource* source = nullptr, std::unique_ptr<ProcessProbe> probe = nullptr,
+                   DsoStatsSource* dsos = nullptr);
 
   Monitor(const Monitor&) = delete;
   Monitor& operator=(const Monitor&) = delete;

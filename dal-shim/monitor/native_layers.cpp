@@ -35,15 +35,15 @@ NativeLayer build(const RunParams& p, const std::vector<Sample>& samples, Group 
   L.summary = series.summarize(boundary);
   // The malloc layer's rule for a byte series: the native layers are byte
   // layers like it, with thresholds of their own (RunParams::native_threshold).
-  L.verdict = LeakDetector::judge(Layer::Malloc, series, L.summary, p.native_threshold, p.min_samples,
-                                  unit_words(p.unit).name);
+  L.verdict =
+      LeakDetector::judge(Layer::Malloc, series, L.summary, p.native_threshold, p.min_samples, unit_words(p.unit).name);
   return L;
 }
 
 }  // namespace
 
-std::vector<NativeLayer> native_layers(const RunParams& p, const std::vector<Sample>& samples,
-                                       const TracerFacts& facts, double boundary) {
+std::vector<NativeLayer> native_layers(const RunParams& p, const std::vector<Sample>& samples, const TracerFacts& facts,
+                                       double boundary) {
   std::vector<NativeLayer> out;
   if (!facts.present || samples.empty()) return out;
 

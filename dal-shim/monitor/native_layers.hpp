@@ -41,7 +41,7 @@ struct NativeLayer {
   std::vector<std::string> dsos;  // the DSOs summed into it (path, or name when it has none)
   std::vector<int64_t> values;    // one per sample, -1 = n/a
   SeriesSummary summary;
-  LayerVerdict verdict;           // verdict.layer means nothing here: the name is `name`
+  LayerVerdict verdict;  // verdict.layer means nothing here: the name is `name`
 };
 
 // The shown layers, in report order: the kShownDsoLayers DSOs that grew

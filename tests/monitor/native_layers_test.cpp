@@ -42,8 +42,8 @@ class FakeDsos final : public dalmon::DsoStatsSource {
   int leaker = 2;
   int64_t late_from = 400'000;
   // The last one is the late DSO.
-  std::vector<std::string> names = {"node",    "[vdso]", "libleak.so", "libbig.so", "libb.so",
-                                    "libc.so", "libd.so", "libe.so",   "liblate.so"};
+  std::vector<std::string> names = {"node",    "[vdso]",  "libleak.so", "libbig.so", "libb.so",
+                                    "libc.so", "libd.so", "libe.so",    "liblate.so"};
   std::vector<double> flat = {8e6, 0, 1e6, 50e6, 2e6, 1e6, 3e6, 1e6, 1e6};
 
  private:
