@@ -357,10 +357,15 @@ func TestPostgresExec(t *testing.T) {
 	if n := count(t, h, a, "only_a"); n != 1 {
 		t.Fatalf("only_a after the failed texts: %d rows", n)
 	}
-	// search_path set by the text does not leak into the next request.
-	execPG(t, h, a, `SET search_path TO public`)
-	if n := count(t, h, a, "only_a"); n != 1 {
-		t.Fatalf("after SET search_path in exec: %d rows", n)
+	// What the text does to the connection does not reach the next
+	// request: search_path, prepared statements.
+	one := openPG(t, pgURL(t), "pool_size=1")
+	for _, sql := range []string{`SET search_path TO public`, `DEALLOCATE ALL`, `DISCARD ALL`} {
+		count(t, one, a, "only_a") // a statement prepared on the one connection
+		execPG(t, one, a, sql)
+		if n := count(t, one, a, "only_a"); n != 1 {
+			t.Fatalf("after %s in exec: %d rows", sql, n)
+		}
 	}
 }
 

@@ -191,7 +191,10 @@ func (b *Backend) Exec(db, sql []byte) error {
 	defer s.end()
 	pg := s.x.pg
 	_, err := pg.Exec(ctx, string(sql)).ReadAll()
-	s.x.st.schema = "" // the text may have set search_path itself
+	// The text may have set search_path, or DEALLOCATE'd or DISCARD'ed
+	// what the connection had: it starts afresh.
+	s.x.st.schema = ""
+	s.x.st.stmts.deallocateAll(ctx, pg)
 	if pg.TxStatus() != 'I' && !pg.IsClosed() {
 		_, rbErr := pg.Exec(ctx, "ROLLBACK").ReadAll()
 		if err == nil && rbErr == nil {

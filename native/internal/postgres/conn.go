@@ -130,6 +130,17 @@ func (c *stmtCache) evict(ctx context.Context, pg *pgconn.PgConn, e *list.Elemen
 	return pg.Deallocate(ctx, p.name)
 }
 
+// deallocateAll ends every statement of the connection on the server too,
+// after SQL text the DAL did not write (dal_exec) may have ended some.
+func (c *stmtCache) deallocateAll(ctx context.Context, pg *pgconn.PgConn) {
+	if pg.IsClosed() {
+		return // the pool closes it, and beforeClose counts its statements
+	}
+	statementsLive.Add(-int64(c.lru.Len()))
+	c.drop()
+	_, _ = pg.Exec(ctx, "DEALLOCATE ALL").ReadAll() // a failure breaks the connection, which ends them as well
+}
+
 // drop forgets every statement without telling the server: the connection
 // is closing, and the statements end with it.
 func (c *stmtCache) drop() {
