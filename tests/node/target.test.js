@@ -200,6 +200,9 @@ test('concurrency: --concurrency 4 keeps exactly 4 async iterations in flight', 
     assertCleanTarget(r, 20000);
     assert.match(r.report.run.mode, /^concurrency 4 target async\.mjs/);
     assert.deepEqual(JSON.parse(readFileSync(seen, 'utf8')), { most: 4, left: 0 });
+    // Every sample with nothing in flight, at its count: START after
+    // iteration 0, every multiple of 400, END.
+    assert.deepEqual(r.report.samples.map((x) => x.queries), [1, ...Array.from({ length: 49 }, (_, k) => 400 * (k + 1)), 20000]);
   } finally {
     tmp.cleanup();
   }
