@@ -147,8 +147,8 @@ class Fixture : public Napi::Addon<Fixture> {
     const bool leak = bool_arg(info, 1);
     if (!leak) DeleteBuffers(env);  // the previous Buffer can be collected
     if (held_ == slots_.size()) {
-      throw Napi::Error::New(env, "holdBuffer: " + std::to_string(held_) +
-                                      " slots are full (reserveSlots with the iteration count)");
+      throw Napi::Error::New(
+          env, "holdBuffer: " + std::to_string(held_) + " slots are full (reserveSlots with the iteration count)");
     }
     Napi::Buffer<std::uint8_t> b = Napi::Buffer<std::uint8_t>::New(env, n);
     std::memset(b.Data(), 0x5a, n);
