@@ -76,21 +76,30 @@ void figures_table(std::string& out, const std::vector<Sample>& samples, const R
   out += dalkit::concat("Memory: START at ", u.name, " ", grouped(samples.front().queries), ", AVERAGE of ",
                         grouped(static_cast<int64_t>(samples.size())), " samples, END at ", u.name, " ",
                         grouped(samples.back().queries), "\n");
-  const char* f = "  %-18s %12s %12s %12s\n";
-  out += row(f, "metric", "START", "AVERAGE", "END");
+  // The name column is as wide as the longest name (native:libsqlite3.so.0.8.6).
+  size_t width = 18;
+  for (const NativeLayer& L : r.native) width = std::max(width, L.name.size());
+  auto name = [&](std::string_view n) {
+    std::string padded(n);
+    padded.resize(width, ' ');
+    return padded;
+  };
+  const char* f = "  %s %12s %12s %12s\n";
+  out += row(f, name("metric"), "START", "AVERAGE", "END");
   for (int m = 0; m < kMetricCount; ++m) {
     const SeriesSummary& s = r.metrics[m];
     if (!s.available) continue;
     const MetricInfo& mi = metric_info(static_cast<Metric>(m));
-    out += row(f, std::string(mi.name), human(mi.unit, s.start), human(mi.unit, s.average), human(mi.unit, s.end));
+    out += row(f, name(mi.name), human(mi.unit, s.start), human(mi.unit, s.average), human(mi.unit, s.end));
   }
   // The tracer's layers: their name is their metric.
   for (const NativeLayer& L : r.native) {
     const SeriesSummary& s = L.summary;
     if (s.available)
-      out += row(f, L.name, human(Unit::Bytes, s.start), human(Unit::Bytes, s.average), human(Unit::Bytes, s.end));
+      out +=
+          row(f, name(L.name), human(Unit::Bytes, s.start), human(Unit::Bytes, s.average), human(Unit::Bytes, s.end));
     else
-      out += row(f, L.name, "n/a", "n/a", "n/a");
+      out += row(f, name(L.name), "n/a", "n/a", "n/a");
   }
 }
 
