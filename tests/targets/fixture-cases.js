@@ -111,6 +111,9 @@ export function caseProblems(c, runtime, r) {
   const problems = [];
   if (r.code !== c.code && !onlyRssNoise(c, runtime, r)) problems.push(`exit code ${r.code}, not ${c.code}`);
   if (r.report === null) return [...problems, 'no JSON report'];
+  if (r.report.counts.queries !== r.report.run.queries_planned) {
+    problems.push(`ran ${r.report.counts.queries} of ${r.report.run.queries_planned} iterations`);
+  }
   const leaking = r.report.verdict.leaking_layers ?? [];
   if (onlyRssNoise(c, runtime, r)) return problems;
   if (c.code === 0) {
