@@ -127,6 +127,9 @@ start_cluster() {
   local with_replica=$1 dir port rport
   mkdir -p "$base"
   remove_stale
+  if [ ${#as_server[@]} -gt 0 ] && ! "${as_server[@]}" test -x "$base"; then
+    die "the postgres user cannot enter $base (a parent directory is not searchable by others); the servers run as postgres when run as root"
+  fi
   dir=$(mktemp -d "$base/cluster.XXXXXX")
   echo $$ >"$dir/owner.pid"
   chmod 755 "$dir"
