@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # pg-cluster.sh -- a throwaway PostgreSQL primary and streaming replica for
-# the tests, under build/pg-test/, stopped and removed on every exit path.
+# the tests, under build/pg-test/ (or, run as root from a checkout the
+# postgres user cannot enter, in a temporary directory linked from there),
+# stopped and removed on every exit path.
 #
 #   scripts/lib/pg-cluster.sh run [--no-replica] -- CMD [ARG...]
 #       Creates a cluster in a new temporary directory, starts the primary
@@ -54,7 +56,9 @@ if [ "$(id -u)" -eq 0 ]; then
   as_server=(runuser -u postgres --)
 fi
 
-pg() { "${as_server[@]}" "$bin/$1" "${@:2}"; }
+# From /: the postgres user may not be able to enter the caller's directory
+# (every path given to the servers is absolute).
+pg() { (cd / && "${as_server[@]}" "$bin/$1" "${@:2}"); }
 
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
@@ -81,16 +85,24 @@ server_stop() {
   pg pg_ctl -D "$1/$2" -m immediate -w -t 30 stop >/dev/null 2>&1 || true
 }
 
+# cluster_remove DIR: DIR is the cluster, or its link in $base (below).
 cluster_remove() {
-  server_stop "$1" replica
-  server_stop "$1" primary
-  rm -rf "$1"
+  local real
+  real=$(readlink -f "$1")
+  server_stop "$real" replica
+  server_stop "$real" primary
+  rm -rf "$real"
+  [ "$real" = "$1" ] || rm -f "$1"
 }
 
 # Clusters left by runs that were killed before they could clean up.
 remove_stale() {
   local d pid
   for d in "$base"/cluster.*; do
+    if [ -L "$d" ] && [ ! -e "$d" ]; then
+      rm -f "$d" # its temporary directory is gone already
+      continue
+    fi
     [ -d "$d" ] || continue
     pid=$(cat "$d/owner.pid" 2>/dev/null || echo 0)
     if [ "$pid" -gt 0 ] && kill -0 "$pid" 2>/dev/null; then
@@ -128,9 +140,16 @@ start_cluster() {
   mkdir -p "$base"
   remove_stale
   if [ ${#as_server[@]} -gt 0 ] && ! "${as_server[@]}" test -x "$base"; then
-    die "the postgres user cannot enter $base (a parent directory is not searchable by others); the servers run as postgres when run as root"
+    # Run as root from a checkout the postgres user cannot reach (under
+    # /root, say): the cluster lives in a temporary directory instead, and
+    # build/pg-test/ holds a link to it, so that a killed run's cluster is
+    # still found and removed by the next run.
+    dir=$(mktemp -d "${TMPDIR:-/tmp}/dalkit-pg.XXXXXX")
+    cluster_link=$base/cluster.${dir##*.}
+    ln -s "$dir" "$cluster_link"
+  else
+    dir=$(mktemp -d "$base/cluster.XXXXXX")
   fi
-  dir=$(mktemp -d "$base/cluster.XXXXXX")
   echo $$ >"$dir/owner.pid"
   chmod 755 "$dir"
   [ ${#as_server[@]} -eq 0 ] || chown postgres "$dir"
@@ -166,8 +185,8 @@ case "${1:-}" in
     [ "${1:-}" = -- ] || die "usage: $0 run [--no-replica] -- CMD [ARG...]"
     shift
     [ $# -gt 0 ] || die "run: no command given"
-    cluster=
-    trap '[ -z "$cluster" ] || cluster_remove "$cluster"' EXIT
+    cluster= cluster_link=
+    trap '[ -z "$cluster" ] || cluster_remove "$cluster"; [ -z "$cluster_link" ] || rm -f "$cluster_link"' EXIT
     trap 'exit 130' INT
     trap 'exit 143' TERM
     trap 'exit 129' HUP
