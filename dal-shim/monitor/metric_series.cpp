@@ -11,46 +11,54 @@ size_t MetricSeries::warmup_index(double boundary) const noexcept {
   return points_.size();
 }
 
+namespace {
+
+// The least-squares line through points[from..): its slope, the centre it
+// turns about and the spread of x.  Centred first: x reaches 1e8 and y 1e9,
+// so the textbook n*sum(xy) - sum(x)sum(y) form would lose most digits to
+// cancellation.
+struct LineFit {
+  double mean_x = 0, mean_y = 0, sxx = 0, slope = 0;
+};
+
+LineFit fit_line(const std::vector<SeriesPoint>& points, size_t from) noexcept {
+  LineFit f;
+  const size_t n = points.size() - from;
+  for (size_t i = from; i < points.size(); ++i) {
+    f.mean_x += points[i].queries;
+    f.mean_y += points[i].value;
+  }
+  f.mean_x /= static_cast<double>(n);
+  f.mean_y /= static_cast<double>(n);
+  double sxy = 0;
+  for (size_t i = from; i < points.size(); ++i) {
+    const double dx = points[i].queries - f.mean_x;
+    f.sxx += dx * dx;
+    sxy += dx * (points[i].value - f.mean_y);
+  }
+  f.slope = f.sxx > 0 ? sxy / f.sxx : 0;
+  return f;
+}
+
+}  // namespace
+
 double MetricSeries::slope_from(size_t from) const noexcept {
-  size_t n = points_.size() > from ? points_.size() - from : 0;
+  const size_t n = points_.size() > from ? points_.size() - from : 0;
   if (n < 2) return 0;
-  // Centre first: x reaches 1e8 and y 1e9, so the textbook
-  // n*sum(xy) - sum(x)sum(y) form would lose most digits to cancellation.
-  double mx = 0, my = 0;
-  for (size_t i = from; i < points_.size(); ++i) {
-    mx += points_[i].queries;
-    my += points_[i].value;
-  }
-  mx /= static_cast<double>(n);
-  my /= static_cast<double>(n);
-  double sxx = 0, sxy = 0;
-  for (size_t i = from; i < points_.size(); ++i) {
-    double dx = points_[i].queries - mx;
-    sxx += dx * dx;
-    sxy += dx * (points_[i].value - my);
-  }
-  return sxx > 0 ? sxy / sxx : 0;
+  return fit_line(points_, from).slope;
 }
 
 double MetricSeries::slope_stderr_from(size_t from) const noexcept {
-  size_t n = points_.size() > from ? points_.size() - from : 0;
+  const size_t n = points_.size() > from ? points_.size() - from : 0;
   if (n < 3) return 0;
-  double mx = 0, my = 0;
+  const LineFit f = fit_line(points_, from);
+  if (f.sxx <= 0) return 0;
+  double ssr = 0;
   for (size_t i = from; i < points_.size(); ++i) {
-    mx += points_[i].queries;
-    my += points_[i].value;
-  }
-  mx /= static_cast<double>(n);
-  my /= static_cast<double>(n);
-  const double b = slope_from(from);
-  double sxx = 0, ssr = 0;
-  for (size_t i = from; i < points_.size(); ++i) {
-    const double dx = points_[i].queries - mx;
-    const double r = points_[i].value - my - b * dx;
-    sxx += dx * dx;
+    const double r = points_[i].value - f.mean_y - f.slope * (points_[i].queries - f.mean_x);
     ssr += r * r;
   }
-  return sxx > 0 ? std::sqrt(ssr / static_cast<double>(n - 2) / sxx) : 0;
+  return std::sqrt(ssr / static_cast<double>(n - 2) / f.sxx);
 }
 
 SeriesSummary MetricSeries::summarize(double boundary) const noexcept {

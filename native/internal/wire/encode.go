@@ -39,6 +39,12 @@ func AppendRowsStart(dst []byte, id uint64) []byte {
 // extended result code, for requests that opted in with "codes":
 // {i, ra: 0, li: 0, e, ec} in that order.
 func AppendExecErrorCode(dst []byte, id uint64, errMsg []byte, code int) []byte {
+	return msgp.AppendInt(appendExecErrorUpToCode(dst, id, errMsg), code)
+}
+
+// appendExecErrorUpToCode appends {i, ra: 0, li: 0, e, and the key "ec"},
+// the part the two coded error responses share; the caller appends ec.
+func appendExecErrorUpToCode(dst []byte, id uint64, errMsg []byte) []byte {
 	dst = msgp.AppendMapHeader(dst, 5)
 	dst = msgp.AppendString(dst, "i")
 	dst = msgp.AppendUint64(dst, id)
@@ -48,8 +54,7 @@ func AppendExecErrorCode(dst []byte, id uint64, errMsg []byte, code int) []byte 
 	dst = msgp.AppendInt64(dst, 0)
 	dst = msgp.AppendString(dst, "e")
 	dst = msgp.AppendStringFromBytes(dst, errMsg)
-	dst = msgp.AppendString(dst, "ec")
-	return msgp.AppendInt(dst, code)
+	return msgp.AppendString(dst, "ec")
 }
 
 // AppendExecErrorState appends an error response of the PostgreSQL backend
@@ -57,15 +62,5 @@ func AppendExecErrorCode(dst []byte, id uint64, errMsg []byte, code int) []byte 
 // the server's SQLSTATE, a 5-character string such as "23505"
 // (docs/protocol.md, "On PostgreSQL").
 func AppendExecErrorState(dst []byte, id uint64, errMsg []byte, state string) []byte {
-	dst = msgp.AppendMapHeader(dst, 5)
-	dst = msgp.AppendString(dst, "i")
-	dst = msgp.AppendUint64(dst, id)
-	dst = msgp.AppendString(dst, "ra")
-	dst = msgp.AppendInt64(dst, 0)
-	dst = msgp.AppendString(dst, "li")
-	dst = msgp.AppendInt64(dst, 0)
-	dst = msgp.AppendString(dst, "e")
-	dst = msgp.AppendStringFromBytes(dst, errMsg)
-	dst = msgp.AppendString(dst, "ec")
-	return msgp.AppendString(dst, state)
+	return msgp.AppendString(appendExecErrorUpToCode(dst, id, errMsg), state)
 }
