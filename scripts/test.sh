@@ -23,7 +23,8 @@
 #      compile-only, counted as one check (the tests ran in 2 and 3);
 #   5. the ASan + UBSan + LSan build in build-asan/ and its ctest run, minus
 #      the labels go and valgrind (the same Go code and Valgrind runs as in 2;
-#      only the instrumented C/C++ and the addon are worth repeating).
+#      only the instrumented C/C++ and the addon are worth repeating) and
+#      targets (the leak fixtures' verdict runs judge test fixtures).
 # Every build is configured with -DDALKIT_WERROR=ON (scripts/setup.sh), and
 # the fuzzers run 30 s each (-DDALKIT_FUZZ_SECONDS; the committed corpora
 # replay in full either way).
@@ -104,7 +105,7 @@ t=$SECONDS
 if setup_or_record asan "$root/build-asan" -DDALKIT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug "$fuzz"; then
   times+=("ASan build $(took "$t")")
   t=$SECONDS
-  run_ctest asan "$root/build-asan" -LE 'go|valgrind'
+  run_ctest asan "$root/build-asan" -LE 'go|valgrind|targets'
   times+=("ASan tests $(took "$t")")
 fi
 
@@ -112,8 +113,8 @@ times_txt=""
 for x in "${times[@]}"; do times_txt+="${times_txt:+, }$x"; done
 read -r passed failed skipped < <(awk '{p+=$1; f+=$2; s+=$3} END {print p+0, f+0, s+0}' "$counts")
 quiet_say "ran: ctest in build/ (every label), in build-release/ (Release; every label but go, valgrind, lint," \
-  "configure, compare, browser and ffi, and the long JS-subject Node runs), a clang build of the product code in build-clang/, and in build-asan/ (ASan+UBSan+LSan;" \
-  "every label but go and valgrind);" \
+  "configure, compare, browser, ffi and targets, and the long JS-subject Node runs), a clang build of the product code in build-clang/, and in build-asan/ (ASan+UBSan+LSan;" \
+  "every label but go, valgrind and targets);" \
   "took $(took "$t0")${times_txt:+ ($times_txt)}"
 echo "$passed passed, $failed failed, $skipped skipped"
 ((failed == 0)) || exit 1
