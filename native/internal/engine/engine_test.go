@@ -25,6 +25,12 @@ func request(id uint64, db string, cmds ...cmd) []byte {
 	b = msgp.AppendString(b, "db")
 	b = msgp.AppendString(b, db)
 	b = msgp.AppendString(b, "commands")
+	return appendCommands(b, cmds)
+}
+
+// appendCommands appends a command list: [{method, args}...] (a request's
+// commands, or one list of a Tx).
+func appendCommands(b []byte, cmds []cmd) []byte {
 	b = msgp.AppendArrayHeader(b, uint32(len(cmds)))
 	for _, c := range cmds {
 		b = msgp.AppendMapHeader(b, 2)

@@ -128,14 +128,7 @@ func txOf(lists ...[]cmd) cmd {
 	return cmd{"Tx", func(b []byte) []byte {
 		b = msgp.AppendArrayHeader(b, uint32(len(lists)))
 		for _, l := range lists {
-			b = msgp.AppendArrayHeader(b, uint32(len(l)))
-			for _, c := range l {
-				b = msgp.AppendMapHeader(b, 2)
-				b = msgp.AppendString(b, "method")
-				b = msgp.AppendString(b, c.method)
-				b = msgp.AppendString(b, "args")
-				b = c.args(b)
-			}
+			b = appendCommands(b, l)
 		}
 		return b
 	}}

@@ -115,17 +115,8 @@ func TestPostgresUnknownColumnIsAnError(t *testing.T) {
 	execPG(t, h, db, `CREATE TABLE t (id integer PRIMARY KEY, name text, n integer); CREATE TABLE o (id integer PRIMARY KEY, tid integer);
 		INSERT INTO t VALUES (1, 'a', 1), (2, 'b', 2), (3, 'c', 3); INSERT INTO o VALUES (1, 1), (2, 2)`)
 	before := rows(t, result(t, h, request(1, db, in("t"), with("Sort", obj{{"id", 1}}))))
-	for _, col := range []string{"typo", "ä", "NULL", "_", "CURRENT_TIMESTAMP"} {
-		for name, cmds := range map[string][]cmd{
-			"Delete": {in("t"), with("Find", obj{{col, obj{{"$gt", 0}}}}), with("Delete")},
-			"Set":    {in("t"), with("Find", obj{{col, obj{{"$gt", 0}}}}), with("Set", obj{{"n", 99}})},
-			"SetCol": {in("t"), with("Set", obj{{col, 99}})},
-			"Find":   {in("t"), with("Find", obj{{col, obj{{"$gt", 0}}}})},
-			"Fields": {in("t"), with("Fields", col)},
-			"Sort":   {in("t"), with("Sort", obj{{col, 1}})},
-			"Group":  {in("t"), with("Fields", "count(*)"), with("Group", col)},
-			"Join":   {in("t"), with("Join", obj{{"$for", "o"}, {"$do", obj{{"o." + col, "t.id"}}}})},
-		} {
+	for _, col := range unknownColumns {
+		for name, cmds := range unknownColumnCases(col) {
 			m := result(t, h, codesReq(7, db, cmds...))
 			if m["ec"] != "42703" || m["r"] != nil {
 				t.Errorf("%s with unknown column %q: want undefined_column (42703), got %v", name, col, m)

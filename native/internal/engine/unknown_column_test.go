@@ -27,18 +27,8 @@ func TestUnknownColumnIsAnErrorAndChangesNothing(t *testing.T) {
 	}
 	before := snapshot()
 
-	for _, col := range []string{"typo", "ä", "NULL", "_", "CURRENT_TIMESTAMP"} {
-		cases := map[string][]cmd{
-			"Delete": {in("t"), with("Find", obj{{col, obj{{"$gt", 0}}}}), with("Delete")},
-			"Set":    {in("t"), with("Find", obj{{col, obj{{"$gt", 0}}}}), with("Set", obj{{"n", 99}})},
-			"SetCol": {in("t"), with("Set", obj{{col, 99}})},
-			"Find":   {in("t"), with("Find", obj{{col, obj{{"$gt", 0}}}})},
-			"Fields": {in("t"), with("Fields", col)},
-			"Sort":   {in("t"), with("Sort", obj{{col, 1}})},
-			"Group":  {in("t"), with("Fields", "count(*)"), with("Group", col)},
-			"Join":   {in("t"), with("Join", obj{{"$for", "o"}, {"$do", obj{{"o." + col, "t.id"}}}})},
-		}
-		for name, cmds := range cases {
+	for _, col := range unknownColumns {
+		for name, cmds := range unknownColumnCases(col) {
 			m := result(t, h, request(7, "u.db", cmds...))
 			e, _ := m["e"].(string)
 			if !strings.Contains(e, "no such column") {
@@ -54,5 +44,24 @@ func TestUnknownColumnIsAnErrorAndChangesNothing(t *testing.T) {
 	}
 	if after := snapshot(); after != before {
 		t.Fatalf("the table changed:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+}
+
+// Column names no table t (id, name, n) or o (id, tid) has, some of them
+// words SQL could read as something else.
+var unknownColumns = []string{"typo", "ä", "NULL", "_", "CURRENT_TIMESTAMP"}
+
+// unknownColumnCases: every place a request names a column, naming col
+// (on tables t and o), by method.
+func unknownColumnCases(col string) map[string][]cmd {
+	return map[string][]cmd{
+		"Delete": {in("t"), with("Find", obj{{col, obj{{"$gt", 0}}}}), with("Delete")},
+		"Set":    {in("t"), with("Find", obj{{col, obj{{"$gt", 0}}}}), with("Set", obj{{"n", 99}})},
+		"SetCol": {in("t"), with("Set", obj{{col, 99}})},
+		"Find":   {in("t"), with("Find", obj{{col, obj{{"$gt", 0}}}})},
+		"Fields": {in("t"), with("Fields", col)},
+		"Sort":   {in("t"), with("Sort", obj{{col, 1}})},
+		"Group":  {in("t"), with("Fields", "count(*)"), with("Group", col)},
+		"Join":   {in("t"), with("Join", obj{{"$for", "o"}, {"$do", obj{{"o." + col, "t.id"}}}})},
 	}
 }
