@@ -17,6 +17,15 @@
 #                                (scram-sha-256), to test authentication
 #         DALKIT_PG_CLUSTER      the cluster's directory, for the commands below
 #
+#       CMD runs in a process group of its own, and this script forwards SIGINT,
+#       SIGTERM and SIGHUP to CMD's process group once, then exits with
+#       128 + the signal's number (Ctrl-C: 130) after CMD has exited: a
+#       terminal's Ctrl-C reaches CMD once (not twice, from the terminal
+#       and from here) even when CMD runs this script's caller again, and a
+#       signal sent to this script's process alone (a driver's `kill`)
+#       reaches CMD too.  The servers run in a session of their own as well,
+#       so that a Ctrl-C meant for CMD does not shut them down under it.
+#
 #   scripts/lib/pg-cluster.sh stop-server DIR primary|replica
 #       Stops a server of the cluster DIR at once (immediate shutdown: no
 #       checkpoint, recovery on the next start, as after a crash).
@@ -76,7 +85,7 @@ free_port() {
 
 # server_start DIR NAME: start DIR/NAME with its log in DIR/NAME.log.
 server_start() {
-  pg pg_ctl -D "$1/$2" -l "$1/$2.log" -w -t 60 start >/dev/null ||
+  (cd / && setsid -w "${as_server[@]}" "$bin/pg_ctl" -D "$1/$2" -l "$1/$2.log" -w -t 60 start >/dev/null) ||
     die "$2 did not start; last lines of $1/$2.log:$(echo; tail -n 20 "$1/$2.log" 2>/dev/null)"
 }
 
@@ -191,10 +200,31 @@ case "${1:-}" in
     trap 'exit 143' TERM
     trap 'exit 129' HUP
     start_cluster "$with_replica"
+    # With job control (set -m), only for starting it, CMD gets a process
+    # group of its own (outside the terminal's foreground group), and not
+    # what bash gives an asynchronous command without it: SIGINT and
+    # SIGQUIT ignored, stdin from /dev/null.
+    set -m
+    "$@" &
+    child=$! caught=0
+    set +m
+    forward() {
+      caught=$2
+      kill -s "$1" -- "-$child" 2>/dev/null || true
+    }
+    trap 'forward INT 130' INT
+    trap 'forward TERM 143' TERM
+    trap 'forward HUP 129' HUP
     set +e
-    "$@"
-    rc=$?
+    # wait returns early when a trapped signal arrives: wait again until
+    # CMD itself has exited (and been reaped, so kill -0 fails).
+    while :; do
+      wait "$child"
+      rc=$?
+      kill -0 "$child" 2>/dev/null || break
+    done
     set -e
+    [ "$caught" -eq 0 ] || rc=$caught
     exit $rc
     ;;
   stop-server | start-server)
