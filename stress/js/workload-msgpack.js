@@ -31,14 +31,29 @@ const f64 = new Float64Array(1);
 const f64Bytes = new Uint8Array(f64.buffer);
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-/** A reusable writer: encode(v) returns a view of its buffer, valid until the next encode. */
+/**
+ * A reusable writer: encode(v) returns a view of its buffer, valid until the
+ * next encode.  Integers in their smallest form (msgpack-c's, the request
+ * form), or with {dalForm: true} in the forms of the DAL's encoder (msgp's
+ * AppendInt64: a non-negative integer above 127 as int16/32/64, the answer
+ * form of docs/workloads.md).  The primitives (room, u8, uint, int, float,
+ * smallestInt, str, head, raw) are public for workload-bytes.js, which writes a query's
+ * bytes from its templates without building the value.
+ */
 export class Writer {
-  constructor(capacity = 1024) {
+  constructor(capacity = 1024, { dalForm = false } = {}) {
     this.buf = new Uint8Array(capacity);
     this.at = 0;
+    this.dalForm = dalForm;
   }
 
-  #room(n) {
+  /** Start again at byte 0. */
+  reset() { this.at = 0; }
+
+  /** The bytes written since reset() (a view of the buffer). */
+  view() { return this.buf.subarray(0, this.at); }
+
+  room(n) {
     if (this.at + n <= this.buf.length) return;
     let cap = this.buf.length * 2;
     while (cap < this.at + n) cap *= 2;
@@ -47,26 +62,62 @@ export class Writer {
     this.buf = b;
   }
 
-  #u8(x) { this.buf[this.at++] = x; }
+  u8(x) { this.buf[this.at++] = x; }
+  // x (0 <= x < 2^(8 bytes), an exact integer) big-endian in 1, 2, 4 or 8 bytes.
   #be(x, bytes) {
-    for (let k = bytes - 1; k >= 0; k--) this.buf[this.at++] = Math.floor(x / 2 ** (8 * k)) & 0xff;
+    const b = this.buf;
+    let at = this.at;
+    if (bytes === 8) {
+      const hi = Math.floor(x / 0x100000000);
+      b[at++] = hi >>> 24; b[at++] = (hi >>> 16) & 0xff; b[at++] = (hi >>> 8) & 0xff; b[at++] = hi & 0xff;
+      x >>>= 0; // the low 32 bits
+      bytes = 4;
+    }
+    for (let k = bytes - 1; k >= 0; k--) b[at++] = (x >>> (8 * k)) & 0xff;
+    this.at = at;
   }
 
-  #int(v) {
-    this.#room(9);
+  /** Bytes b as they are (a constant part, encoded once). */
+  raw(b) {
+    const n = b.length;
+    this.room(n);
+    const buf = this.buf;
+    const at = this.at;
+    if (n < 32) for (let k = 0; k < n; k++) buf[at + k] = b[k];
+    else buf.set(b, at);
+    this.at = at + n;
+  }
+
+  /** An integer, in this writer's form. */
+  int(v) {
+    if (this.dalForm && v > 0x7f) {
+      this.room(9);
+      if (v <= 0x7fff) { this.u8(0xd1); this.#be(v, 2); }
+      else if (v <= 0x7fffffff) { this.u8(0xd2); this.#be(v, 4); }
+      else { this.u8(0xd3); this.#be(v, 8); }
+    } else this.smallestInt(v);
+  }
+
+  /**
+   * An integer in its smallest form, non-negative ones unsigned, whatever
+   * the writer's form: msgpack-c's, and msgp's AppendUint64 (the DAL writes
+   * the answer's id so).
+   */
+  smallestInt(v) {
+    this.room(9);
     if (v >= 0) {
-      if (v < 0x80) this.#u8(v);
-      else if (v < 0x100) { this.#u8(0xcc); this.#u8(v); }
-      else if (v < 0x10000) { this.#u8(0xcd); this.#be(v, 2); }
-      else if (v < 0x100000000) { this.#u8(0xce); this.#be(v, 4); }
-      else { this.#u8(0xcf); this.#be(v, 8); }
-    } else if (v >= -32) this.#u8(v & 0xff);
-    else if (v >= -0x80) { this.#u8(0xd0); this.#u8(v & 0xff); }
-    else if (v >= -0x8000) { this.#u8(0xd1); this.#be(v + 0x10000, 2); }
-    else if (v >= -0x80000000) { this.#u8(0xd2); this.#be(v + 0x100000000, 4); }
+      if (v < 0x80) this.u8(v);
+      else if (v < 0x100) { this.u8(0xcc); this.u8(v); }
+      else if (v < 0x10000) { this.u8(0xcd); this.#be(v, 2); }
+      else if (v < 0x100000000) { this.u8(0xce); this.#be(v, 4); }
+      else { this.u8(0xcf); this.#be(v, 8); }
+    } else if (v >= -32) this.u8(v & 0xff);
+    else if (v >= -0x80) { this.u8(0xd0); this.u8(v & 0xff); }
+    else if (v >= -0x8000) { this.u8(0xd1); this.#be(v + 0x10000, 2); }
+    else if (v >= -0x80000000) { this.u8(0xd2); this.#be(v + 0x100000000, 4); }
     else {
       // Two's complement of a safe negative integer: high word, low word.
-      this.#u8(0xd3);
+      this.u8(0xd3);
       const lo = ((v % 0x100000000) + 0x100000000) % 0x100000000;
       const hi = (v - lo) / 0x100000000 + 0x100000000;
       this.#be(hi, 4);
@@ -74,16 +125,16 @@ export class Writer {
     }
   }
 
-  #float(v) {
-    this.#room(9);
-    this.#u8(0xcb);
+  float(v) {
+    this.room(9);
+    this.u8(0xcb);
     f64[0] = v;
-    for (let k = 0; k < 8; k++) this.#u8(f64Bytes[LITTLE_ENDIAN ? 7 - k : k]);
+    for (let k = 0; k < 8; k++) this.u8(f64Bytes[LITTLE_ENDIAN ? 7 - k : k]);
   }
 
-  #str(s) {
+  str(s) {
     // Worst case 3 bytes per UTF-16 unit, plus the longest header.
-    this.#room(s.length * 3 + 5);
+    this.room(s.length * 3 + 5);
     const head = this.at;
     // Short ASCII (column names, most values): written here, no encoder call.
     if (s.length < 32) {
@@ -102,51 +153,51 @@ export class Writer {
     const n = written < 32 ? 1 : written < 0x100 ? 2 : written < 0x10000 ? 3 : 5;
     if (n !== n0) this.buf.copyWithin(head + n, head + n0, head + n0 + written);
     this.at = head;
-    if (n === 1) this.#u8(0xa0 | written);
-    else if (n === 2) { this.#u8(0xd9); this.#u8(written); }
-    else if (n === 3) { this.#u8(0xda); this.#be(written, 2); }
-    else { this.#u8(0xdb); this.#be(written, 4); }
+    if (n === 1) this.u8(0xa0 | written);
+    else if (n === 2) { this.u8(0xd9); this.u8(written); }
+    else if (n === 3) { this.u8(0xda); this.#be(written, 2); }
+    else { this.u8(0xdb); this.#be(written, 4); }
     this.at += written;
   }
 
-  #head(n, fix, b16, b32) {
-    this.#room(5);
-    if (n < 16) this.#u8(fix | n);
-    else if (n < 0x10000) { this.#u8(b16); this.#be(n, 2); }
-    else { this.#u8(b32); this.#be(n, 4); }
+  head(n, fix, b16, b32) {
+    this.room(5);
+    if (n < 16) this.u8(fix | n);
+    else if (n < 0x10000) { this.u8(b16); this.#be(n, 2); }
+    else { this.u8(b32); this.#be(n, 4); }
   }
 
-  #value(v) {
-    if (v === null) { this.#room(1); this.#u8(0xc0); return; }
+  value(v) {
+    if (v === null) { this.room(1); this.u8(0xc0); return; }
     switch (typeof v) {
       case 'number':
-        if (Number.isInteger(v)) this.#int(v);
-        else this.#float(v);
+        if (Number.isInteger(v)) this.int(v);
+        else this.float(v);
         return;
-      case 'string': this.#str(v); return;
-      case 'boolean': this.#room(1); this.#u8(v ? 0xc3 : 0xc2); return;
+      case 'string': this.str(v); return;
+      case 'boolean': this.room(1); this.u8(v ? 0xc3 : 0xc2); return;
       default: break;
     }
-    if (v instanceof Real) { this.#float(v.value); return; }
+    if (v instanceof Real) { this.float(v.value); return; }
     if (Array.isArray(v)) {
-      this.#head(v.length, 0x90, 0xdc, 0xdd);
-      for (let k = 0; k < v.length; k++) this.#value(v[k]);
+      this.head(v.length, 0x90, 0xdc, 0xdd);
+      for (let k = 0; k < v.length; k++) this.value(v[k]);
       return;
     }
     if (v instanceof MsgMap) {
-      this.#head(v.entries.length, 0x80, 0xde, 0xdf);
-      for (const [k, x] of v.entries) { this.#value(k); this.#value(x); }
+      this.head(v.entries.length, 0x80, 0xde, 0xdf);
+      for (const [k, x] of v.entries) { this.value(k); this.value(x); }
       return;
     }
     const keys = Object.keys(v);
-    this.#head(keys.length, 0x80, 0xde, 0xdf);
-    for (let k = 0; k < keys.length; k++) { this.#str(keys[k]); this.#value(v[keys[k]]); }
+    this.head(keys.length, 0x80, 0xde, 0xdf);
+    for (let k = 0; k < keys.length; k++) { this.str(keys[k]); this.value(v[keys[k]]); }
   }
 
   /** The MessagePack bytes of v (a view of this writer's buffer). */
   encode(v) {
     this.at = 0;
-    this.#value(v);
+    this.value(v);
     return this.buf.subarray(0, this.at);
   }
 }

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { METHOD_ORDER } from '../../lib/builder.js';
+import { DEFAULT_BACKEND, forBackend } from './workload-backend.js';
 import { WorkloadError, compileExpr } from './workload-expr.js';
 import { Real } from './workload-msgpack.js';
 
@@ -43,6 +44,8 @@ const T = 0;
 const N = 1;
 const C = 2;
 const ID = 3;
+/** The env slot of a query's request id (WorkloadSpec.bind). */
+export const ID_SLOT = ID;
 const TWO32 = 2 ** 32;
 
 const METHODS = new Set([...METHOD_ORDER, 'Select', 'Tx']);
@@ -70,6 +73,10 @@ export function workloadPath(nameOrPath, dir = WORKLOADS_DIR) {
  * @param {boolean} [how.builder]  expand for lib/builder.js: floats as plain
  *        numbers (the builder cannot send an integral float), and objects
  *        and arrays built anew per query, as user code builds its filters
+ * @param {string} [how.backend]  sqlite (default) or postgres: picks each
+ *        {"$backend": ...} branch (workload-backend.js)
+ * @param {string} [how.db]  the db the requests name instead of the file's
+ *        (on PostgreSQL, the run's own schema)
  */
 export function loadWorkload(nameOrPath, how = {}) {
   const path = workloadPath(nameOrPath, how.dir);
@@ -88,7 +95,7 @@ export function loadWorkload(nameOrPath, how = {}) {
 }
 
 /** parseWorkload(json text) -> compiled workload (see loadWorkload). */
-export function parseWorkload(text, { builder = false } = {}, path = '(text)') {
+export function parseWorkload(text, { builder = false, backend = DEFAULT_BACKEND, db = null } = {}, path = '(text)') {
   checkNumberTokens(text);
   let w;
   try {
@@ -96,6 +103,7 @@ export function parseWorkload(text, { builder = false } = {}, path = '(text)') {
   } catch (e) {
     throw new WorkloadError(`not JSON: ${e.message}`);
   }
+  w = forBackend(w, backend);
   const opts = { real: builder ? (v) => v : (v) => new Real(v), fresh: builder, slots: ID + 1 };
   obj(w, '', ['format', 'name', 'summary', 'db', 'schema', 'seed', 'let', 'steps'], ['format', 'name', 'db', 'steps']);
   if (w.format !== 1) throw new WorkloadError(`format: ${JSON.stringify(w.format)} (this driver reads format 1)`);
@@ -149,7 +157,7 @@ export function parseWorkload(text, { builder = false } = {}, path = '(text)') {
   });
   if (steps.length === 0) throw new WorkloadError('steps: empty (a workload sends at least one request)');
 
-  const spec = new WorkloadSpec({ name: w.name, summary: w.summary ?? '', db: w.db, schema, path, seed, steps, slots: opts.slots });
+  const spec = new WorkloadSpec({ name: w.name, summary: w.summary ?? '', db: db ?? w.db, schema, path, seed, steps, slots: opts.slots });
   // Trial expansion: each seed entry's first item and every step of thread
   // 0's first cycle, so errors that depend on values (a division by zero,
   // a value beyond the exact range) stop the driver before its first query.
@@ -176,14 +184,26 @@ export class WorkloadSpec {
    * `env` may be passed to reuse one array per thread.
    */
   query(t, n, env = new Array(this.slots)) {
-    const step = this.steps[n % this.steps.length];
+    const step = this.steps[this.bind(t, n, env)];
+    const id = env[ID];
+    return { id, step, commands: step.commands.expand(env), expect: step.expect.expand(env) };
+  }
+
+  /**
+   * The variables of thread t's query n into env (t, n, c, id, the lets);
+   * returns the index of its step.  What query() expands from, and what
+   * workload-bytes.js writes from.
+   */
+  bind(t, n, env) {
+    const k = n % this.steps.length;
+    const step = this.steps[k];
     env[T] = t;
     env[N] = n;
-    env[C] = (n - (n % this.steps.length)) / this.steps.length;
-    const id = step.id ?? WorkloadSpec.id(t, n);
-    env[ID] = id;
-    for (const { slot, expr } of step.lets) env[slot] = expr(env);
-    return { id, step, commands: step.commands.expand(env), expect: step.expect.expand(env) };
+    env[C] = (n - k) / this.steps.length;
+    env[ID] = step.id ?? WorkloadSpec.id(t, n);
+    const lets = step.lets;
+    for (let i = 0; i < lets.length; i++) env[lets[i].slot] = lets[i].expr(env);
+    return k;
   }
 
   /** Seed entry s, item k, as the seed's n-th request of thread 0. */
@@ -302,10 +322,12 @@ function compileExpect(expect, scope, at, opts) {
 // ---------------------------------------------------------------- templates
 //
 // A compiled template: {constant, value} when it never changes, and always
-// expand(env) -> the value for this query.
+// expand(env) -> the value for this query.  A computed one also says what
+// it is (`node`: {kind: 'int'|'str'|'real'|'array'|'map'|'repeat', ...}),
+// so that workload-bytes.js can write its bytes without expanding it.
 
 function constant(value) { return { constant: true, value, expand: () => value }; }
-function computed(expand) { return { constant: false, expand }; }
+function computed(expand, node) { return { constant: false, expand, node }; }
 
 function compileTemplate(v, scope, at, opts) {
   if (v === null || typeof v === 'string' || typeof v === 'boolean') return constant(v);
@@ -318,7 +340,7 @@ function compileTemplate(v, scope, at, opts) {
       const out = new Array(fns.length);
       for (let i = 0; i < fns.length; i++) out[i] = fns[i](env);
       return out;
-    });
+    }, { kind: 'array', items });
   }
   const keys = Object.keys(v);
   for (const k of keys) {
@@ -342,7 +364,7 @@ function compileTemplate(v, scope, at, opts) {
     const o = {};
     for (let i = 0; i < keys.length; i++) o[keys[i]] = fns[i](env);
     return o;
-  });
+  }, { kind: 'map', keys, items });
 }
 
 function only(v, at, allowed) {
@@ -363,7 +385,7 @@ function expr(text, scope, at) {
 function compileInt(v, scope, at) {
   only(v, at, ['$']);
   const e = expr(v.$, scope, at);
-  return e.constant ? constant(e.value) : computed(e.eval);
+  return e.constant ? constant(e.value) : computed(e.eval, { kind: 'int', eval: e.eval });
 }
 
 // "text {expr} text": literal parts and expressions, alternating.
@@ -385,11 +407,12 @@ function compileStr(v, scope, at) {
   if (parts.every((p) => typeof p === 'string' || p.constant)) {
     return constant(parts.map((p) => (typeof p === 'string' ? p : String(p.value))).join(''));
   }
+  // parts: literal, expression, literal, ..., literal.
   return computed((env) => {
     let s = parts[0];
     for (let i = 1; i < parts.length; i += 2) s += parts[i].eval(env) + parts[i + 1];
     return s;
-  });
+  }, { kind: 'str', parts });
 }
 
 function compileReal(v, scope, at, opts) {
@@ -400,7 +423,7 @@ function compileReal(v, scope, at, opts) {
   if (e.constant) return constant(opts.real(e.value / over));
   const f = e.eval;
   const real = opts.real;
-  return computed((env) => real(f(env) / over));
+  return computed((env) => real(f(env) / over), { kind: 'real', eval: f, over });
 }
 
 function compileRepeat(v, scope, at, opts) {
@@ -416,12 +439,14 @@ function compileRepeat(v, scope, at, opts) {
   const slot = Math.max(opts.slots, ...scope.values()) + 1;
   inner.set(r.var, slot);
   opts.slots = Math.max(opts.slots, slot + 1);
-  const item = compileTemplate(r.item, inner, `${at}.$repeat.item`, opts).expand;
+  const compiledItem = compileTemplate(r.item, inner, `${at}.$repeat.item`, opts);
+  const item = compiledItem.expand;
   const fromF = from.eval;
   const countF = count.eval;
+  const negative = (n) => new WorkloadError(`${at}.$repeat.count: ${n} (negative)`);
   return computed((env) => {
     const n = countF(env);
-    if (n < 0) throw new WorkloadError(`${at}.$repeat.count: ${n} (negative)`);
+    if (n < 0) throw negative(n);
     const x0 = fromF(env);
     const out = new Array(n);
     for (let i = 0; i < n; i++) {
@@ -429,5 +454,5 @@ function compileRepeat(v, scope, at, opts) {
       out[i] = item(env);
     }
     return out;
-  });
+  }, { kind: 'repeat', slot, from: fromF, count: countF, item: compiledItem, negative });
 }
