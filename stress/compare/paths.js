@@ -209,6 +209,22 @@ export function pathArgv(p, v, o, root) {
   });
 }
 
+/** The script a bare runtime runs (bare-runtime.js). */
+export const BARE_SCRIPT = '{root}/stress/compare/bare-runtime.js';
+
+/**
+ * Variant v's bare runtime (docs/compare.md, "RSS over the bare runtime"):
+ * the path's runtime binary and the flags before its script, running
+ * bare-runtime.js instead; null for a native path (no runtime under it) or a
+ * --path-command stand-in.
+ */
+export function bareArgv(v, o, root) {
+  const p = PATH_BY_NAME.get(v.path);
+  if (p.runtime === 'native' || o.pathCommands.has(v.name) || o.pathCommands.has(v.path)) return null;
+  const script = p.argv.findIndex((a) => a.startsWith('{root}/'));
+  return pathArgv({ ...p, argv: [...p.argv.slice(0, script), BARE_SCRIPT] }, v, o, root);
+}
+
 /**
  * The child's command line for one run of variant v:
  * {argv: [program, ...args], env, cwd}.  jsonFile: where the driver writes its

@@ -3,11 +3,12 @@
 // (thermal state, other load, page cache) hits every path alike instead of
 // whole series; every other round runs in reverse order so no path always
 // follows the same neighbour.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { command, expectedDal } from './paths.js';
+import { bareArgv, command, expectedDal } from './paths.js';
 import { classify, interruptChild, loadedDal, readReport, runChild } from './supervisor.js';
 
 /** The (round, variant) pairs in run order. */
@@ -21,9 +22,28 @@ export function schedule(variants, rounds) {
 }
 
 /**
+ * The resident set size of variant v's bare runtime (bare-runtime.js), in
+ * bytes, started right after the variant's run so that it sees the same
+ * machine; null for a path without one, or when it could not be measured
+ * (it is a figure of the table, never a verdict).
+ */
+export function bareRss(v, o, root, env) {
+  const argv = bareArgv(v, o, root);
+  if (argv === null) return null;
+  const r = spawnSync(argv[0], argv.slice(1), { env, cwd: root, encoding: 'utf8', timeout: 60_000 });
+  if (r.status !== 0) return null;
+  try {
+    const rss = JSON.parse(r.stdout).rss_bytes;
+    return typeof rss === 'number' ? rss : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Run everything.  Returns Map(variant name -> attempts[]) in round order;
  * each attempt: {round, order, status, kind, message, exit_code, signal,
- * duration_s, dal_loaded, stderr_tail, report}.  ctl: {interrupted, child}
+ * duration_s, dal_loaded, stderr_tail, report, bare_rss_bytes}.  ctl: {interrupted, child}
  * shared with the SIGINT handler; progress(line) gets one line per run.
  */
 export async function runAll(variants, o, root, ctl, progress) {
@@ -72,6 +92,8 @@ export async function runAll(variants, o, root, ctl, progress) {
         stderr_tail: proc.stderrTail,
         report: read.report,
       };
+      // The bare runtime after every measured run: RSS over it is per run.
+      a.bare_rss_bytes = a.status === 'failed' || ctl.interrupted ? null : bareRss(v, o, root, spec.env);
       attempts.get(v.name).push(a);
       const qps = read.report?.timing?.queries_per_second;
       const what = a.status === 'failed' ? `FAILED (${a.kind}): ${a.message}`

@@ -12,8 +12,10 @@ const maxOf = (xs) => describe(xs).max;
 
 /** The runs whose measurement counts: complete, with a "no leak" or "leak" verdict. */
 export function measured(attempts) {
-  return attempts.filter((a) => a.status === 'ok' || a.status === 'leak').map((a) => a.report);
+  return countedAttempts(attempts).map((a) => a.report);
 }
+
+const countedAttempts = (attempts) => attempts.filter((a) => a.status === 'ok' || a.status === 'leak');
 
 function layerVerdict(verdicts) {
   const n = verdicts.length;
@@ -26,6 +28,7 @@ function layerVerdict(verdicts) {
 
 /** Per-variant figures over its measured runs (docs/compare.md, paths[].summary). */
 export function summarize(attempts) {
+  const counted = countedAttempts(attempts);
   const reports = measured(attempts);
   const qps = reports.map((r) => num(r.timing.queries_per_second));
   const lat = (k) => reports.map((r) => num(r.latency_ns?.[k]));
@@ -59,6 +62,14 @@ export function summarize(attempts) {
     startup: {
       rss_after_load_bytes: describe(reports.map((r) => num(r.startup?.rss_after_load_bytes))).mean,
       ns_to_first_query: describe(reports.map((r) => num(r.startup?.ns_to_first_query))).mean,
+      // The same runtime with the same flags running an empty loop, measured
+      // after each run (runner.js bareRss); over it: what the kit adds, run by run.
+      bare_runtime_rss_bytes: describe(counted.map((a) => num(a.bare_rss_bytes))).mean,
+      rss_over_bare_bytes: describe(counted.map((a) => {
+        const load = num(a.report.startup?.rss_after_load_bytes);
+        const bare = num(a.bare_rss_bytes);
+        return load === null || bare === null ? null : load - bare;
+      })).mean,
     },
     rss: {
       average_bytes: describe(reports.map((r) => num(r.summary?.rss?.average))).mean,

@@ -67,6 +67,8 @@ export function pathTable(paths, unit = 'query') {
     row('latency max', (s) => fmtNs(s.latency_ns.max)),
     row(`startup to 1st ${w.one}`, (s) => fmtNs(s.startup.ns_to_first_query)),
     row('RSS after load', (s) => fmtBytes(s.startup.rss_after_load_bytes)),
+    row('bare runtime RSS', (s) => fmtBytes(s.startup.bare_runtime_rss_bytes)),
+    row('RSS over bare runtime', (s) => fmtBytes(s.startup.rss_over_bare_bytes)),
     row('RSS average', (s) => fmtBytes(s.rss.average_bytes)),
     row('RSS peak', (s) => fmtBytes(s.rss.peak_bytes)),
     ...transfer,

@@ -344,8 +344,8 @@
 
   function pathTable(c) {
     var cols = ['path', 'runs', 'queries per second', 'time per query', 'p50', 'p97.5', 'p99', 'max',
-      'RSS after load', 'time to first query', 'average RSS', 'peak RSS', 'data transferred', 'verdict']
-      .map(function (t, i) { return { title: t, cls: i === 0 || i === 13 ? 'text' : undefined }; });
+      'RSS after load', 'RSS over bare runtime', 'time to first query', 'average RSS', 'peak RSS', 'data transferred', 'verdict']
+      .map(function (t, i) { return { title: t, cls: i === 0 || i === 14 ? 'text' : undefined }; });
     return table('path-table', cols, c.paths.map(function (p) {
       var s = p.summary || {}, l = s.latency_ns || {}, st = s.startup || {}, rss = s.rss || {};
       var nul = function (v) { return isNum(v) ? v : null; };
@@ -356,7 +356,7 @@
         meanSd(s.queries_per_second, function (v) { return grouped(v, 0); }),
         meanSd(s.ns_per_query, ns),
         cell(nul(l.p50), ns), cell(nul(l.p97_5), ns), cell(nul(l.p99), ns), cell(nul(l.max), ns),
-        cell(nul(st.rss_after_load_bytes), bytes), cell(nul(st.ns_to_first_query), ns),
+        cell(nul(st.rss_after_load_bytes), bytes), cell(nul(st.rss_over_bare_bytes), bytes), cell(nul(st.ns_to_first_query), ns),
         cell(nul(rss.average_bytes), bytes), cell(nul(rss.peak_bytes), bytes),
         cell(nul(s.data_transferred_mib), function (v) { return isNum(v) ? grouped(v, 2) + ' MiB' : 'n/a'; }),
         { text: verdict, value: verdict, cls: 'text verdict-' + verdict.split(' (')[0].replace(/ /g, '-') },

@@ -70,6 +70,14 @@ test(`all ${PATHS.length} paths, 2 runs each: table, JSON and HTML agree`, async
     assert.ok(s.queries_per_second.mean > 0 && s.queries_per_second.sd !== null, p.name);
     assert.ok(s.latency_ns.p50 > 0 && s.latency_ns.p50 <= s.latency_ns.p99 && s.latency_ns.p99 <= s.latency_ns.max, p.name);
     assert.ok(s.startup.rss_after_load_bytes > 0 && s.startup.ns_to_first_query > 0, p.name);
+    // The bare runtime: measured for each JS path's runs, none under a native one.
+    if (PATHS.find((x) => x.name === p.name).runtime === 'native') {
+      assert.equal(s.startup.bare_runtime_rss_bytes, null, p.name);
+    } else {
+      assert.ok(p.attempts.every((a) => a.bare_rss_bytes > 0), p.name);
+      assert.ok(s.startup.bare_runtime_rss_bytes > 0 && s.startup.bare_runtime_rss_bytes < s.startup.rss_after_load_bytes, p.name);
+      assert.equal(Math.round(s.startup.rss_over_bare_bytes), Math.round(s.startup.rss_after_load_bytes - s.startup.bare_runtime_rss_bytes), p.name);
+    }
     assert.ok(s.rss.average_bytes > 0 && s.rss.peak_bytes >= s.rss.average_bytes, p.name);
     // The reference round trip: 87-byte request + 34-byte answer.
     assert.equal(s.bytes_per_query, 121, p.name);

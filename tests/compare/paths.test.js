@@ -12,8 +12,9 @@ import { fileURLToPath } from 'node:url';
 
 import { parseOptions, usage, UsageError } from '../../stress/compare/options.js';
 import {
-  DEFAULT_BASELINE, PATHS, PATH_NAMES, RUNTIMES, command, pathsOf, shownCommand, variants,
+  DEFAULT_BASELINE, PATHS, PATH_NAMES, RUNTIMES, bareArgv, command, pathsOf, shownCommand, variants,
 } from '../../stress/compare/paths.js';
+import { bareRss } from '../../stress/compare/runner.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const DRIVER_ARGS = ['--queries', '1000', '--workload', 'reference', '--json', '/tmp/r.json', '--progress', 'off'];
@@ -55,6 +56,21 @@ test('command(): each path\'s program and fixed arguments, then the driver flags
   assert.deepEqual(argvOf('bun-ffi'), [join(root, 'node_modules/.bin/bun'), join(root, 'stress.ts')]);
   assert.deepEqual(argvOf('deno-ffi'), [join(root, 'node_modules/.bin/deno'), 'run', '--allow-ffi', '--allow-read', '--allow-write',
     '--allow-env', '--allow-sys', join(root, 'stress.ts')]);
+});
+
+test('bare runtimes: each JS path\'s binary and flags running bare-runtime.js, none for a native path', () => {
+  const o = parseOptions(['--queries', '1000'], root);
+  const bareOf = (name) => bareArgv(variants({ ...o, paths: [name] }, root)[0], o, root);
+  const bare = join(root, 'stress/compare/bare-runtime.js');
+  assert.equal(bareOf('native-direct'), null);
+  assert.deepEqual(bareOf('node-addon'), [process.execPath, '--expose-gc', bare]);
+  assert.deepEqual(bareOf('node-koffi'), [process.execPath, '--expose-gc', bare]);
+  assert.deepEqual(bareOf('bun-ffi'), [join(root, 'node_modules/.bin/bun'), bare]);
+  assert.deepEqual(bareOf('deno-ffi'), [join(root, 'node_modules/.bin/deno'), 'run', '--allow-ffi', '--allow-read', '--allow-write',
+    '--allow-env', '--allow-sys', bare]);
+  // Run for this node: a resident set a bare node plausibly has.
+  const rss = bareRss(variants({ ...o, paths: ['node-addon'] }, root)[0], o, root, process.env);
+  assert.ok(rss > 10 * 2 ** 20 && rss < 500 * 2 ** 20, `bare node: ${rss} bytes`);
 });
 
 test('runtime binaries: --node and --bun make variants of exactly their runtime\'s paths', () => {

@@ -165,6 +165,7 @@ async function checkCompareTables(page, c) {
     assertCell(at('p50'), s.latency_ns.p50 ?? null, `${p.name} p50`);
     assertCell(at('p99'), s.latency_ns.p99 ?? null, `${p.name} p99`);
     assertCell(at('peak RSS'), s.rss.peak_bytes ?? null, `${p.name} peak RSS`);
+    assertCell(at('RSS over bare runtime'), s.startup.rss_over_bare_bytes ?? null, `${p.name} RSS over bare runtime`);
     assert.equal(at('verdict').value, s.verdict, `${p.name} verdict`);
   });
   const cmp = await tableCells(page, 'comparison-table');
