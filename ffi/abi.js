@@ -121,7 +121,7 @@ export const STATS = Object.freeze({
   DALSHIM_STAT_PLANTED_BYTES: 8,
   DALSHIM_STAT_COUNT: 9,
   DALSHIM_STAT_DAL_BASE: 9,
-  DALSHIM_STAT_TOTAL: 22,
+  DALSHIM_STAT_TOTAL: 30,
 });
 
 // A JS string as a NUL-terminated UTF-8 C string.  A string that contains

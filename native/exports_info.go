@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"dalkit/native/internal/engine"
+	"dalkit/native/internal/postgres"
 	"dalkit/native/internal/sqlite"
 )
 
@@ -89,7 +90,29 @@ func dal_stats(flags C.int32_t, values *C.int64_t, capacity C.int32_t) (ret C.in
 	all[engine.StatStatementsLive] = c.StatementsLive
 	all[engine.StatQueries] = c.Queries
 	all[engine.StatPlantedBytes] = c.PlantedBytes
+	all[engine.StatGoroutines] = int64(runtime.NumGoroutine())
 	n := min(int(capacity), engine.StatCount)
+	// The server's pg_stat_activity costs a round trip per server: asked
+	// only by a caller that wants that figure.
+	pg := postgres.ReadFigures(n > engine.StatPgServerSessions)
+	pgFigures := [...]struct {
+		index int
+		value int64
+	}{
+		{engine.StatPgPoolTotal, pg.PoolTotal},
+		{engine.StatPgPoolIdle, pg.PoolIdle},
+		{engine.StatPgPoolAcquired, pg.PoolAcquired},
+		{engine.StatPgConnections, pg.Connections},
+		{engine.StatPgServerSessions, pg.ServerSessions},
+		{engine.StatPgStatements, pg.Statements},
+		{engine.StatPgReplicaSkips, pg.ReplicaSkips},
+	}
+	for _, f := range pgFigures {
+		all[f.index] = f.value
+		if pg.Handles == 0 {
+			all[f.index] = -1 // no PostgreSQL handle open: the figure does not apply (dal.h)
+		}
+	}
 	if n > 0 {
 		copy(unsafe.Slice((*int64)(unsafe.Pointer(values)), n), all[:n])
 	}

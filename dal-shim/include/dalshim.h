@@ -63,7 +63,7 @@ extern "C" {
 #endif
 
 /* The shim's own version: major*1000000 + minor*1000 + patch. */
-#define DALSHIM_VERSION_NUMBER 1001000 /* 1.1: dalshim_query_ex */
+#define DALSHIM_VERSION_NUMBER 1002000 /* 1.1: dalshim_query_ex; 1.2: DALSHIM_STAT_TOTAL holds dal.h 1.2's stats */
 DALSHIM_API int32_t dalshim_version(void);
 
 /*
@@ -285,7 +285,7 @@ DALSHIM_API int32_t dalshim_exec(int64_t h, const char *db, size_t db_len, const
 #define DALSHIM_STAT_PLANTED_BYTES      8  /* bytes leaked on purpose by plant_leak=shim_malloc */
 #define DALSHIM_STAT_COUNT              9
 #define DALSHIM_STAT_DAL_BASE           DALSHIM_STAT_COUNT
-#define DALSHIM_STAT_TOTAL              (DALSHIM_STAT_COUNT + 13) /* + DAL_STAT_COUNT of dal.h 1.x */
+#define DALSHIM_STAT_TOTAL              (DALSHIM_STAT_COUNT + 21) /* + DAL_STAT_COUNT of dal.h 1.2 */
 /* clang-format on */
 
 DALSHIM_API int32_t dalshim_stats(int32_t flags, int64_t *values, int32_t capacity);

@@ -23,6 +23,14 @@ constexpr std::array<MetricInfo, kMetricCount> kMetrics{{
     {"shim_buffers", Unit::Count},
     {"shim_buffer_bytes", Unit::Bytes},
     {"planted_bytes", Unit::Bytes},
+    {"goroutines", Unit::Count},
+    {"pg_pool_total", Unit::Count},
+    {"pg_pool_idle", Unit::Count},
+    {"pg_pool_acquired", Unit::Count},
+    {"pg_connections", Unit::Count},
+    {"pg_server_sessions", Unit::Count},
+    {"pg_statements", Unit::Count},
+    {"pg_replica_skips", Unit::Count},
 }};
 
 // rss is judged net of the JS heap's committed size (js_heap_total): V8 and
@@ -31,6 +39,12 @@ constexpr std::array<MetricInfo, kMetricCount> kMetrics{{
 // RSS +7 MB with it, rss minus heap_total flat), and the js_heap layer
 // already judges what lives in that heap.  Where the runtime has no JS heap
 // figure (dalstress) it is the whole RSS.
+// The PostgreSQL connections are judged on every connection the DAL holds
+// (pg_connections), in a pool or not, and on the server's view of them
+// (pg_server_sessions): a pool's own total is bounded by pool_size, so a
+// leak there ends in a wait, not growth; pool_total/idle/acquired are
+// reported to explain a verdict.  pg_replica_skips is a running total of
+// events, not a live count: reported, never judged.
 // go_heap is judged on HeapAlloc, not HeapInuse: right after a forced GC
 // HeapAlloc is exactly the live objects, while HeapInuse rounds up to spans
 // and keeps fragmentation, which adds noise without adding information.
@@ -44,6 +58,10 @@ constexpr std::array<LayerInfo, kLayerCount> kLayers{{
     {"dal_buffers", Metric::DalBuffers, true},
     {"shim_buffers", Metric::ShimBuffers, true},
     {"statements", Metric::DalStatements, true},
+    {"goroutines", Metric::Goroutines, true},
+    {"pg_connections", Metric::PgConnections, true},
+    {"pg_server_sessions", Metric::PgServerSessions, true},
+    {"pg_statements", Metric::PgStatements, true},
 }};
 }  // namespace
 

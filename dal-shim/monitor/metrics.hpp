@@ -31,6 +31,14 @@ enum class Metric : int {
   ShimBuffers,       // shim buffers not yet released (count)
   ShimBufferBytes,   // bytes in them
   PlantedBytes,      // bytes leaked on purpose by plant_leak (test runs)
+  Goroutines,        // live goroutines of the DAL's Go runtime
+  PgPoolTotal,       // PostgreSQL: connections in the pools
+  PgPoolIdle,        // PostgreSQL: of those, idle
+  PgPoolAcquired,    // PostgreSQL: of those, taken by a request
+  PgConnections,     // PostgreSQL: connections the DAL holds open, in a pool or not
+  PgServerSessions,  // PostgreSQL: pg_stat_activity rows for those connections
+  PgStatements,      // PostgreSQL: statements prepared on the servers
+  PgReplicaSkips,    // PostgreSQL: reads that passed over a downed replica (a running total)
   Count
 };
 inline constexpr int kMetricCount = static_cast<int>(Metric::Count);
@@ -55,6 +63,10 @@ enum class Layer : int {
   DalBuffers,
   ShimBuffers,
   Statements,
+  Goroutines,
+  PgConnections,
+  PgServerSessions,
+  PgStatements,
   Count
 };
 inline constexpr int kLayerCount = static_cast<int>(Layer::Count);
@@ -66,7 +78,9 @@ struct LayerInfo {
   // statements): its figures come from the native source only while a DAL
   // is loaded.  A run that never read them (a --target that does not use
   // the kit's DAL) does not list the layer at all, rather than calling a
-  // layer that does not exist "n/a" (docs/leak-verdict.md).
+  // layer that does not exist "n/a" (docs/leak-verdict.md).  The pg_*
+  // layers are the DAL's in the same way: on SQLite the DAL reports -1 for
+  // them, and they are not listed either.
   bool dal = false;
 };
 

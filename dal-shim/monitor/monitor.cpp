@@ -64,6 +64,14 @@ int64_t Monitor::sample(int64_t queries_done, const JsFigures& js, std::string& 
     s[Metric::ShimBuffers] = ns.shim_buffers_live;
     s[Metric::ShimBufferBytes] = ns.shim_buffer_bytes_live;
     s[Metric::PlantedBytes] = ns.dal_planted_bytes;
+    s[Metric::Goroutines] = ns.goroutines;
+    s[Metric::PgPoolTotal] = ns.pg_pool_total;
+    s[Metric::PgPoolIdle] = ns.pg_pool_idle;
+    s[Metric::PgPoolAcquired] = ns.pg_pool_acquired;
+    s[Metric::PgConnections] = ns.pg_connections;
+    s[Metric::PgServerSessions] = ns.pg_server_sessions;
+    s[Metric::PgStatements] = ns.pg_statements;
+    s[Metric::PgReplicaSkips] = ns.pg_replica_skips;
   }
   read_dsos(s);
   ProcessFigures pf = probe_->read();

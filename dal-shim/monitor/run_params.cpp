@@ -17,6 +17,12 @@ constexpr double kMiB = 1024.0 * 1024.0;
 // slope limit and 1-2 MiB of growth, page-granular and allocator-shaped RSS
 // gets 4 MiB, JS heaps (GC'd but with V8/JSC bookkeeping jitter) 2 MiB, and
 // live-object counts, which are exact, flag any persistent growth of one.
+// Goroutines and connections are counts too, but come and go with the work
+// (pgx and the Go runtime start goroutines of their own; a pool opens up
+// to pool_size, default 8, as it is needed): they need 16 goroutines and
+// 8 connections of growth after warm-up, which a pool that grew and then
+// stayed flat never gives, and a leak of one connection per 1,000 queries
+// gives 5x over in a 50,000-query run.
 // Every byte row still catches 16 B/query over 1M queries (12.8 MB after a
 // 20 % warm-up) with at least 3x margin on the slope.
 constexpr std::array<LayerThreshold, kLayerCount> kDefaults{{
@@ -29,6 +35,10 @@ constexpr std::array<LayerThreshold, kLayerCount> kDefaults{{
     {0.0, 1},         // dal_buffers
     {0.0, 1},         // shim_buffers
     {0.0, 1},         // statements
+    {0.0, 16},        // goroutines
+    {0.0, 8},         // pg_connections
+    {0.0, 8},         // pg_server_sessions
+    {0.0, 1},         // pg_statements
 }};
 
 // The tracer's native:<dso> layers are byte counts like malloc, but

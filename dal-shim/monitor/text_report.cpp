@@ -158,7 +158,9 @@ void verdict_table(std::string& out, const RunResult& r, const UnitWords& u) {
     out += dalkit::concat("Leak verdict: warm-up ends at ", u.name, " ", boundary, "; no sample after warm-up\n");
   }
   // The layer column is as wide as the longest name (native:libdalshim.so).
+  // As wide as the longest layer name (pg_server_sessions, native:<dso>).
   int width = 13;
+  for (const LayerVerdict& v : r.layers) width = std::max(width, static_cast<int>(layer_info(v.layer).name.size()));
   for (const NativeLayer& L : r.native) width = std::max(width, static_cast<int>(L.name.size()));
   char line[256];
   std::snprintf(line, sizeof line, "  %-*s %11s %11s %11s %11s %13s %12s  %s\n", width, "layer", "start", "end",

@@ -1,7 +1,8 @@
 // monitor_stats_source.cpp -- feeds the monitor the native layers' figures.
 //
 // At each dalmon_sample the monitor reads Go heap, SQLite memory, live DAL
-// and shim buffers and open statements through the NativeStatsSource that is
+// and shim buffers, open statements, goroutines and the PostgreSQL figures
+// through the NativeStatsSource that is
 // registered (docs/leak-verdict.md). libdalshim registers this one when it is
 // loaded, built on its own dalshim_stats(): so every driver that loads the
 // shim -- dalstress, Node, Bun, Deno, koffi -- measures the native side the
@@ -43,6 +44,16 @@ class ShimStatsSource final : public dalmon::NativeStatsSource {
     o.sqlite_connections = dal(DAL_STAT_CONNECTIONS_OPEN);
     o.dal_statements_live = dal(DAL_STAT_STATEMENTS_LIVE);
     o.dal_planted_bytes = dal(DAL_STAT_PLANTED_BYTES);
+    // A 1.1 DAL writes none of these (at() gives -1, so their layers are
+    // not in the run); the PG_* ones are -1 from the DAL itself on SQLite.
+    o.goroutines = dal(DAL_STAT_GOROUTINES);
+    o.pg_pool_total = dal(DAL_STAT_PG_POOL_TOTAL);
+    o.pg_pool_idle = dal(DAL_STAT_PG_POOL_IDLE);
+    o.pg_pool_acquired = dal(DAL_STAT_PG_POOL_ACQUIRED);
+    o.pg_connections = dal(DAL_STAT_PG_CONNECTIONS);
+    o.pg_server_sessions = dal(DAL_STAT_PG_SERVER_SESSIONS);
+    o.pg_statements = dal(DAL_STAT_PG_STATEMENTS);
+    o.pg_replica_skips = dal(DAL_STAT_PG_REPLICA_SKIPS);
     return true;
   }
 };

@@ -68,7 +68,7 @@ extern "C" {
 */
 /* clang-format off */
 #define DAL_VERSION_MAJOR  1
-#define DAL_VERSION_MINOR  1
+#define DAL_VERSION_MINOR  2
 #define DAL_VERSION_PATCH  0
 #define DAL_VERSION_NUMBER (DAL_VERSION_MAJOR * 1000000 + DAL_VERSION_MINOR * 1000 + DAL_VERSION_PATCH)
 /* clang-format on */
@@ -77,7 +77,7 @@ extern "C" {
 int32_t dal_version(void);
 
 /* A static, human-readable version string such as
-** "dal 1.1.0 (sqlite 3.40.1, go1.26.8; sqlite config: multi-thread, memstatus off, counting allocator)".
+** "dal 1.2.0 (sqlite 3.40.1, go1.26.8; sqlite config: multi-thread, memstatus off, counting allocator)".
 ** The part after "sqlite config:" is the process-wide SQLite configuration in
 ** effect. The DAL sets it (multi-thread mode, no memory statistics, its own
 ** counting allocator) on its first SQLite call, which is possible only if
@@ -186,6 +186,22 @@ int32_t dal_last_error_code(void);
 **   plant_leak=go_cmem|go_heap|sqlite_stmt   ("" or none: no plant, the default)
 **   plant_leak_bytes=N     0..1048576; absent or 0 means the default, 16
 **
+** and two that leak objects instead of bytes, one every N queries:
+**
+**   plant_leak=goroutine   a goroutine that never exits (blocked on a
+**                          channel nobody closes), for the process's life
+**   plant_leak=connection  PostgreSQL only: a connection to the primary,
+**                          opened outside the pool and never used or closed
+**                          until the handle closes.  Outside the pool, so no
+**                          request ever waits for it; one the server refuses
+**                          (max_connections) is not leaked, and the requests
+**                          go on.  Keep queries/N under the server's
+**                          max_connections minus pool_size
+**   plant_leak_every=N     0..1048576; absent or 0 means the default: 1 for
+**                          goroutine, 1000 for connection.  plant_leak_bytes
+**                          does not apply to these two, nor plant_leak_every
+**                          to the others (DAL_E_OPTIONS)
+**
 ** POSTGRESQL
 **
 ** A data_dir that starts with "postgres://" or "postgresql://" is not a
@@ -204,8 +220,9 @@ int32_t dal_last_error_code(void);
 ** stmt_cache (statements prepared on the server, per connection; 0 prepares
 ** every request anew), max_request_bytes, max_response_bytes, max_query_ms
 ** (the server's statement_timeout, per statement; a call also gives up
-** 2000 ms after it when the server does not answer) and plant_leak=go_cmem
-** or go_heap apply, and two options of PostgreSQL's own:
+** 2000 ms after it when the server does not answer) and plant_leak=go_cmem,
+** go_heap or goroutine apply, plant_leak=connection applies only here, and
+** four options of PostgreSQL's own:
 **
 **   pool_size=N            connections to each server at most (default 8, 1..1024)
 **   connect_timeout_ms=N   one connection attempt             (default 5000, 1..600000)
@@ -222,7 +239,8 @@ int32_t dal_last_error_code(void);
 **   read_primary=0|1       1: the primary takes its turn at reads too (default 0)
 **
 ** busy_timeout_ms, max_readers, max_databases, synchronous and
-** plant_leak=sqlite_stmt are SQLite's: on a URL they fail with
+** plant_leak=sqlite_stmt are SQLite's (plant_leak=connection fails on a
+** directory): on a URL they fail with
 ** DAL_E_OPTIONS, as pool_size and connect_timeout_ms do on a directory.
 **
 ** Returns a handle (> 0) or a negative DAL_E_* code.
@@ -356,8 +374,38 @@ int32_t dal_exec(int64_t handle, const char *db, size_t db_len, const char *sql,
 #define DAL_STAT_STATEMENTS_LIVE     10  /* prepared statements not finalized (SQLite) or not deallocated (PostgreSQL), all handles */
 #define DAL_STAT_QUERIES             11  /* requests executed since load */
 #define DAL_STAT_PLANTED_BYTES       12  /* bytes deliberately leaked by plant_leak options */
-#define DAL_STAT_COUNT               13
+/* Added in dal.h 1.2; a 1.1 library writes only the 13 values above. */
+#define DAL_STAT_GOROUTINES          13  /* live goroutines of the DAL's Go runtime (runtime.NumGoroutine), both backends */
+#define DAL_STAT_PG_POOL_TOTAL       14  /* PostgreSQL: connections in the handles' pools, primary and replicas (pgxpool.Stat TotalConns) */
+#define DAL_STAT_PG_POOL_IDLE        15  /* PostgreSQL: of those, idle in the pool (IdleConns) */
+#define DAL_STAT_PG_POOL_ACQUIRED    16  /* PostgreSQL: of those, taken by a running request (AcquiredConns) */
+#define DAL_STAT_PG_CONNECTIONS      17  /* PostgreSQL: connections the DAL holds open to any server, in a pool or not */
+#define DAL_STAT_PG_SERVER_SESSIONS  18  /* PostgreSQL: rows of the servers' pg_stat_activity for those connections (below) */
+#define DAL_STAT_PG_STATEMENTS       19  /* PostgreSQL: statements prepared on the servers and not deallocated */
+#define DAL_STAT_PG_REPLICA_SKIPS    20  /* PostgreSQL: reads that passed over a read replica that was down, since load */
+#define DAL_STAT_COUNT               21
 /* clang-format on */
+
+/*
+** The DAL_STAT_PG_* values are -1 while no PostgreSQL handle is open in the
+** process: those figures do not apply to SQLite, and -1 is not a count.
+** Like the others they sum every open handle.
+**
+** DAL_STAT_PG_CONNECTIONS counts the pools' connections and those opened
+** outside a pool (plant_leak=connection); DAL_STAT_CONNECTIONS_OPEN includes
+** them too.  DAL_STAT_PG_SERVER_SESSIONS asks each server, in one query of
+** pg_stat_activity, how many of the backend processes (pids) of those
+** connections it still has: the server's view of the same connections.  It
+** is asked only when capacity reaches it (a round trip per server, bounded
+** by connect_timeout_ms + 2000 ms), on a connection of its own per server,
+** opened on first use and closed with the handle, which is in no figure: a
+** pool connection would make the pool grow, or wait, at exactly the moment
+** it is measured.  -1 when a server did not answer.
+** DAL_STAT_PG_STATEMENTS is what the connections' statement caches hold
+** (at most stmt_cache per connection; DAL_STAT_STATEMENTS_LIVE counts them
+** too): pg_prepared_statements shows only the session that reads it, so a
+** sum over the pool would have to take each of its connections.
+*/
 
 int32_t dal_stats(int32_t flags, int64_t *values, int32_t capacity);
 

@@ -11,8 +11,10 @@ import { DEFAULT_WORKLOAD, WORKLOAD_NAMES } from './workload-spec.js';
 export const DEFAULT_QUERIES = 100_000_000;
 export const APIS = ['into', 'raw', 'builder'];
 export const JS_PLANTS = ['js_heap', 'js_external'];
-// Native plants, passed to open() as options (the DAL's three, the shim's one).
-export const NATIVE_PLANTS = ['go_cmem', 'go_heap', 'sqlite_stmt', 'shim_malloc'];
+// Native plants, passed to open() as options (the DAL's, the shim's one).
+export const NATIVE_PLANTS = ['go_cmem', 'go_heap', 'sqlite_stmt', 'shim_malloc', 'goroutine', 'connection'];
+// Of those, the ones that leak an object every B queries (plant_leak_every), not B bytes per query.
+const COUNTED_PLANTS = ['goroutine', 'connection'];
 export const MAX_PLANT_BYTES = 1_048_576;
 // --target: an iteration's (and setup's, teardown's) time limit.
 export const DEFAULT_ITERATION_TIMEOUT_MS = 30_000;
@@ -67,7 +69,8 @@ verdict.  Options shared with dalstress mean the same there.
                       self-contained page with charts, opens with no network
   --plant-leak L:B    plant a leak of B bytes per query (1..${MAX_PLANT_BYTES}) in layer L:
                       js_heap (retained strings), js_external (retained Uint8Arrays),
-                      or go_cmem, go_heap, sqlite_stmt, shim_malloc (native, as in dalstress)
+                      or go_cmem, go_heap, sqlite_stmt, shim_malloc (native, as in dalstress);
+                      goroutine and connection (PostgreSQL) leak one object every B queries
   --latency-every K   time one query in K on average, individually (default 16;
                       1 = every query)
   --max-errors N      stop after N errors (default 1000); the run then fails
@@ -297,5 +300,6 @@ export function effectiveSampleEvery(o) {
 /** dal.h / dalshim open options for a native plant ('' for none or a JS plant). */
 export function openOptions(o) {
   if (!o.plant || JS_PLANTS.includes(o.plant.layer)) return '';
-  return `plant_leak=${o.plant.layer};plant_leak_bytes=${o.plant.bytes}`;
+  const size = COUNTED_PLANTS.includes(o.plant.layer) ? 'plant_leak_every' : 'plant_leak_bytes';
+  return `plant_leak=${o.plant.layer};${size}=${o.plant.bytes}`;
 }

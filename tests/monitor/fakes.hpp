@@ -59,11 +59,23 @@ class FakeSource final : public dalmon::NativeStatsSource {
     o.sqlite_connections = 2;
     o.shim_buffers_live = w_.objects(Layer::ShimBuffers, 0);
     o.shim_buffer_bytes_live = o.shim_buffers_live * 121;
+    // A DAL on PostgreSQL: its goroutines, a pool of two connections the
+    // server sees, their prepared statements.
+    o.goroutines = w_.objects(Layer::Goroutines, 12);
+    if (!postgres) return true;  // the DAL reports -1 for the PostgreSQL figures
+    o.pg_connections = w_.objects(Layer::PgConnections, 2);
+    o.pg_server_sessions = w_.objects(Layer::PgServerSessions, 2);
+    o.pg_statements = w_.objects(Layer::PgStatements, 4);
+    o.pg_pool_total = 2;
+    o.pg_pool_idle = 2;
+    o.pg_pool_acquired = 0;
+    o.pg_replica_skips = 0;
     return true;
   }
   bool last_force_gc = false;
   int64_t reads = 0;
   bool dal_loaded = true;  // false: nothing to read, as with a --target that does not use the DAL
+  bool postgres = true;    // false: a DAL on SQLite only (no PostgreSQL handle open)
 
  private:
   World& w_;

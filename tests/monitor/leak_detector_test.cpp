@@ -237,3 +237,52 @@ TEST(LeakDetector, SlopeIsStableAtHundredMillionQueries) {
 }
 
 }  // namespace
+
+namespace {
+
+// A PostgreSQL run as the plant tests run it: 50,000 queries sampled every
+// 500 (the drivers' default of queries/100).
+dalmon::MetricSeries pg_run(const std::function<double(double)>& f) { return make_run(50'000, f); }
+
+dalmon::LayerVerdict judge_pg(Layer layer, const dalmon::MetricSeries& s) { return judge(layer, s, 10'000); }
+
+}  // namespace
+
+TEST(ConnectionLayers, PoolThatFillsDuringWarmupThenStaysFlatIsNoLeak) {
+  // pool_size=8 opened one by one over the first 4,000 queries (threads
+  // arriving), then flat: the shape of every clean run on PostgreSQL.
+  for (Layer l : {Layer::PgConnections, Layer::PgServerSessions}) {
+    auto v = judge_pg(l, pg_run([](double q) { return std::min(8.0, 1 + std::floor(q / 500)); }));
+    EXPECT_EQ(v.status, VerdictStatus::NoLeak) << v.reason;
+  }
+}
+
+TEST(ConnectionLayers, PoolThatFillsAfterWarmupIsNoLeak) {
+  // The same pool opening its connections late, one every 2,000 queries
+  // from query 12,000 to 26,000, then flat: bounded by pool_size, which is
+  // the growth threshold, so no staircase of a pool reaches it.
+  for (Layer l : {Layer::PgConnections, Layer::PgServerSessions}) {
+    auto v = judge_pg(l, pg_run([](double q) { return 1 + std::clamp(std::floor((q - 12'000) / 2'000), 0.0, 7.0); }));
+    EXPECT_EQ(v.status, VerdictStatus::NoLeak) << v.reason;
+  }
+}
+
+TEST(ConnectionLayers, OneConnectionPerThousandQueriesIsLeak) {
+  // plant_leak=connection's default: +1 every 1,000 queries (40 after
+  // warm-up, 5x the threshold), over a pool that filled during warm-up.
+  for (Layer l : {Layer::PgConnections, Layer::PgServerSessions}) {
+    auto v = judge_pg(l, pg_run([](double q) { return std::min(8.0, 1 + std::floor(q / 500)) + std::floor(q / 1000); }));
+    EXPECT_EQ(v.status, VerdictStatus::Leak) << v.reason;
+  }
+}
+
+TEST(GoroutineLayer, PgxGoroutinesThatComeAndGoAreNoLeak) {
+  // The runtime's and pgx's own goroutines (a health check, a context
+  // watcher) change the count by a few between samples: no leak; one
+  // goroutine per query is.
+  Lcg r;
+  auto clean = judge_pg(Layer::Goroutines, pg_run([&](double) { return 12 + std::floor((r.next() + 1) * 3); }));
+  EXPECT_EQ(clean.status, VerdictStatus::NoLeak) << clean.reason;
+  auto leak = judge_pg(Layer::Goroutines, pg_run([](double q) { return 12 + q; }));
+  EXPECT_EQ(leak.status, VerdictStatus::Leak) << leak.reason;
+}

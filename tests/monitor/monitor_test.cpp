@@ -71,6 +71,23 @@ TEST(Monitor, NoSourceMeansNoNativeLayers) {
   EXPECT_FALSE(r.metrics[static_cast<int>(dalmon::Metric::GoHeapAlloc)].available);
 }
 
+// A DAL with no PostgreSQL handle open reports -1 for those figures: their
+// layers are not in the run (as the DAL's layers without a DAL), while
+// goroutines, which both backends have, is judged.
+TEST(Monitor, SqliteRunHasNoPostgresLayers) {
+  fakes::FakeRun run("queries=100000;sample_every=10000");
+  run.src.postgres = false;
+  run.sample_to(100'000, 10'000);
+  auto r = run.m->finish();
+  EXPECT_EQ(r.exit_code, 0);
+  std::vector<std::string> names;
+  for (const auto& v : r.layers) names.emplace_back(dalmon::layer_info(v.layer).name);
+  EXPECT_EQ(names, (std::vector<std::string>{"js_heap", "js_external", "rss", "malloc", "go_heap", "sqlite",
+                                             "dal_buffers", "shim_buffers", "statements", "goroutines"}));
+  EXPECT_EQ(run.m->json_report().find("\"layer\":\"pg_"), std::string::npos);
+  EXPECT_EQ(run.m->text_report().find("pg_"), std::string::npos) << run.m->text_report();
+}
+
 TEST(Monitor, GlobalSourceIsUsed) {
   fakes::World w;
   fakes::FakeSource src(w);

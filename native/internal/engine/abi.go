@@ -37,5 +37,13 @@ const (
 	StatStatementsLive   = C.DAL_STAT_STATEMENTS_LIVE
 	StatQueries          = C.DAL_STAT_QUERIES
 	StatPlantedBytes     = C.DAL_STAT_PLANTED_BYTES
+	StatGoroutines       = C.DAL_STAT_GOROUTINES
+	StatPgPoolTotal      = C.DAL_STAT_PG_POOL_TOTAL
+	StatPgPoolIdle       = C.DAL_STAT_PG_POOL_IDLE
+	StatPgPoolAcquired   = C.DAL_STAT_PG_POOL_ACQUIRED
+	StatPgConnections    = C.DAL_STAT_PG_CONNECTIONS
+	StatPgServerSessions = C.DAL_STAT_PG_SERVER_SESSIONS
+	StatPgStatements     = C.DAL_STAT_PG_STATEMENTS
+	StatPgReplicaSkips   = C.DAL_STAT_PG_REPLICA_SKIPS
 	StatCount            = C.DAL_STAT_COUNT
 )

@@ -40,16 +40,29 @@ type statementLeaker interface {
 	LeakStatements(db []byte, n int64) int64
 }
 
+// connectionLeaker is a backend that can leak a server connection on
+// purpose, for the connection planted leak (postgres.Backend).
+type connectionLeaker interface {
+	LeakConnection() bool
+}
+
 // plantTarget is the database of one request as the planted leaks see it
-// (planted.Statements).
+// (planted.Target). A backend without a plant of the kind asked for was
+// refused at open (Options.checkBackend).
 type plantTarget struct {
-	be statementLeaker // nil: the backend has no statement plant (refused at open)
+	be Backend
 	db []byte
 }
 
 func (t plantTarget) LeakStatements(n int64) int64 {
-	if t.be == nil {
-		return 0
+	if l, ok := t.be.(statementLeaker); ok {
+		return l.LeakStatements(t.db, n)
 	}
-	return t.be.LeakStatements(t.db, n)
+	return 0
+}
+
+func (t plantTarget) LeakConnection() {
+	if l, ok := t.be.(connectionLeaker); ok {
+		l.LeakConnection()
+	}
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -338,6 +339,43 @@ func TestPlantedLeaksGrowTheirLayer(t *testing.T) {
 				t.Fatalf("planted %d bytes, want about %d", grown, want)
 			}
 		})
+	}
+}
+
+// The goroutine plant leaks one goroutine every plant_leak_every queries
+// (default: every query), and it never exits.
+func TestPlantedGoroutineLeak(t *testing.T) {
+	for _, c := range []struct {
+		options string
+		want    int
+	}{{"plant_leak=goroutine", 200}, {"plant_leak=goroutine;plant_leak_every=50", 4}} {
+		h, _ := openTemp(t, c.options)
+		before := runtime.NumGoroutine()
+		for i := 0; i < 200; i++ {
+			result(t, h, request(1, "g.db", in("data"), with("Find", obj{{"a", 1}})))
+		}
+		// Other goroutines (the runtime's, other tests') come and go: a
+		// margin of a few, never the planted count.
+		if grown := runtime.NumGoroutine() - before; grown < c.want || grown > c.want+3 {
+			t.Errorf("%s: %d more goroutines after 200 queries, want %d", c.options, grown, c.want)
+		}
+	}
+}
+
+func TestPlantOptions(t *testing.T) {
+	for s, every := range map[string]int{"plant_leak=goroutine": 1, "plant_leak=connection": 1000, "plant_leak=goroutine;plant_leak_every=0": 1, "plant_leak=connection;plant_leak_every=7": 7} {
+		if o, err := ParseOptions(s); err != nil || o.PlantLeakEvery != every {
+			t.Errorf("%s: every %d (%v), want %d", s, o.PlantLeakEvery, err, every)
+		}
+	}
+	// A size that does not apply to the plant is refused, never ignored.
+	for _, bad := range []string{"plant_leak=goroutine;plant_leak_bytes=16", "plant_leak=go_heap;plant_leak_every=3", "plant_leak=connection;plant_leak_every=1048577"} {
+		if _, err := ParseOptions(bad); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+	if _, err := Open(t.TempDir(), "plant_leak=connection"); err == nil || !strings.Contains(err.Error(), "needs a PostgreSQL URL") {
+		t.Errorf("plant_leak=connection on a directory: %v", err)
 	}
 }
 

@@ -71,7 +71,7 @@ func Open(dataDir, options string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	h.plant = planted.New(opts.PlantLeak, opts.PlantLeakBytes)
+	h.plant = planted.New(opts.PlantLeak, opts.PlantLeakBytes, opts.PlantLeakEvery)
 	return registry.add(h), nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"dalkit/native/internal/planted"
 	"dalkit/native/internal/postgres"
 )
 
@@ -33,8 +34,9 @@ type Options struct {
 	MaxQueryMs       int // 0: no limit
 	MaxDatabases     int
 	Synchronous      string
-	PlantLeak        string // "", "go_cmem", "go_heap" or "sqlite_stmt"
-	PlantLeakBytes   int
+	PlantLeak        string // "", "go_cmem", "go_heap", "sqlite_stmt", "goroutine" or "connection"
+	PlantLeakBytes   int    // the byte plants: bytes per query
+	PlantLeakEvery   int    // goroutine and connection: queries per leaked object
 	PoolSize         int    // PostgreSQL: connections to each server
 	ConnectTimeoutMs int    // PostgreSQL: one connection attempt
 	Replicas         string // PostgreSQL: read replicas' URLs, separated by |
@@ -50,7 +52,7 @@ type optionSet uint32
 var optionKeys = []string{
 	"busy_timeout_ms", "max_readers", "stmt_cache", "max_request_bytes", "max_response_bytes",
 	"max_query_ms", "max_databases", "synchronous", "plant_leak", "plant_leak_bytes",
-	"pool_size", "connect_timeout_ms", "replicas", "read_primary",
+	"pool_size", "connect_timeout_ms", "replicas", "read_primary", "plant_leak_every",
 }
 
 func (s optionSet) has(key string) bool {
@@ -91,6 +93,9 @@ func (o *Options) checkBackend(postgres bool) error {
 	}
 	if postgres && o.PlantLeak == "sqlite_stmt" {
 		return errorf(EOptions, "option plant_leak=sqlite_stmt needs a SQLite data directory (it leaks SQLite statements); use go_cmem or go_heap")
+	}
+	if !postgres && o.PlantLeak == "connection" {
+		return errorf(EOptions, "option plant_leak=connection needs a PostgreSQL URL (it leaks server connections)")
 	}
 	return nil
 }
@@ -135,6 +140,7 @@ var intOptions = map[string]intOption{
 	"max_query_ms":       {func(o *Options) *int { return &o.MaxQueryMs }, 0, 86400000},
 	"max_databases":      {func(o *Options) *int { return &o.MaxDatabases }, 1, 4096},
 	"plant_leak_bytes":   {func(o *Options) *int { return &o.PlantLeakBytes }, 0, 1 << 20},
+	"plant_leak_every":   {func(o *Options) *int { return &o.PlantLeakEvery }, 0, 1 << 20},
 	"pool_size":          {func(o *Options) *int { return &o.PoolSize }, 1, 1024},
 	"connect_timeout_ms": {func(o *Options) *int { return &o.ConnectTimeoutMs }, 1, 600000},
 	"read_primary":       {func(o *Options) *int { return &o.ReadPrimary }, 0, 1},
@@ -183,10 +189,30 @@ func ParseOptions(s string) (Options, error) {
 		}
 		o.given.add(key)
 	}
-	if o.PlantLeak != "" && o.PlantLeakBytes == 0 {
-		o.PlantLeakBytes = defaultPlantLeakBytes
+	if err := o.settlePlant(); err != nil {
+		return o, err
 	}
 	return o, nil
+}
+
+// settlePlant checks that the plant's size option is the one of its kind
+// (bytes for the byte plants, an interval for the counted ones: a size that
+// does not apply is refused, never ignored) and fills in its default.
+func (o *Options) settlePlant() error {
+	counted := planted.IsCounted(o.PlantLeak)
+	if o.given.has("plant_leak_bytes") && counted {
+		return errorf(EOptions, fmt.Sprintf("option plant_leak_bytes does not apply to plant_leak=%q: the goroutine and connection plants take plant_leak_every (queries per leaked object)", o.PlantLeak))
+	}
+	if o.given.has("plant_leak_every") && !counted {
+		return errorf(EOptions, fmt.Sprintf("option plant_leak_every does not apply to plant_leak=%q: it is for the goroutine and connection plants (the others take plant_leak_bytes)", o.PlantLeak))
+	}
+	switch {
+	case counted && o.PlantLeakEvery == 0:
+		o.PlantLeakEvery = planted.DefaultEvery(o.PlantLeak)
+	case o.PlantLeak != "" && !counted && o.PlantLeakBytes == 0:
+		o.PlantLeakBytes = defaultPlantLeakBytes
+	}
+	return nil
 }
 
 // set applies one key=value pair.
@@ -220,10 +246,10 @@ func (o *Options) set(key, val string) error {
 		switch val {
 		case "", "none":
 			o.PlantLeak = ""
-		case "go_cmem", "go_heap", "sqlite_stmt":
+		case "go_cmem", "go_heap", "sqlite_stmt", "goroutine", "connection":
 			o.PlantLeak = val
 		default:
-			return errorf(EOptions, fmt.Sprintf("option plant_leak=%q: expected go_cmem, go_heap or sqlite_stmt", val))
+			return errorf(EOptions, fmt.Sprintf("option plant_leak=%q: expected go_cmem, go_heap, sqlite_stmt, goroutine or connection", val))
 		}
 	default:
 		return errorf(EOptions, fmt.Sprintf("unknown option %q; valid options: %s", key, strings.Join(optionKeys, ", ")))

@@ -51,8 +51,7 @@ func (h *Handle) run(cs *callState, req []byte) error {
 	}
 	queriesDone.Add(1)
 	if h.plant != nil {
-		leaker, _ := h.be.(statementLeaker)
-		h.plant.PerQuery(plantTarget{be: leaker, db: r.DB})
+		h.plant.PerQuery(plantTarget{be: h.be, db: r.DB})
 	}
 	return nil
 }

@@ -7,6 +7,10 @@
 //	go_cmem     C memory (malloc), never freed          (malloc / RSS layer)
 //	go_heap     Go heap memory kept reachable forever   (Go heap layer)
 //	sqlite_stmt statements prepared, never finalized    (SQLite layer)
+//	goroutine   a goroutine that never exits             (goroutines layer)
+//	connection  a PostgreSQL connection never closed     (pg_connections layers)
+//
+// The last two leak objects, not bytes: one every N queries (plant_leak_every).
 //
 // Each query adds N bytes (plant_leak_bytes) of "debt"; memory is leaked once
 // the debt reaches Block, in one block of exactly that debt. So the leak is N
@@ -36,43 +40,79 @@ var bytesPlanted atomic.Int64
 // Total returns the bytes leaked on purpose since the library loaded.
 func Total() int64 { return bytesPlanted.Load() }
 
-// Statements is where sqlite_stmt leaks: something that prepares statements
-// it never finalizes until at least n bytes of SQLite memory are gone, and
-// returns the bytes leaked (the engine's database, on its writer connection).
-type Statements interface {
+// Target is where the backend's plants leak, for the database a query used:
+// sqlite_stmt prepares statements it never finalizes until at least n bytes
+// of SQLite memory are gone, and returns the bytes leaked (the engine's
+// database, on its writer connection); connection opens a connection it
+// never closes (the PostgreSQL backend).
+type Target interface {
 	LeakStatements(n int64) int64
+	LeakConnection()
 }
 
-// Planter leaks bytesPerQuery bytes per query in one layer.
+// IsCounted reports whether a plant_leak kind leaks objects, one every N
+// queries (plant_leak_every), rather than bytes (plant_leak_bytes).
+func IsCounted(kind string) bool { return kind == "goroutine" || kind == "connection" }
+
+// DefaultEvery is plant_leak_every's default for a counted kind: a
+// goroutine every query (about 2.5 KiB each: stack and g); a connection
+// every 1000 queries, so that a test's run of tens of thousands of queries
+// stays well under a server's max_connections (docs/leak-verdict.md).
+func DefaultEvery(kind string) int {
+	if kind == "connection" {
+		return 1000
+	}
+	return 1
+}
+
+// Planter leaks bytesPerQuery bytes per query in one layer, or one object
+// every `every` queries.
 type Planter struct {
 	kind          string
 	bytesPerQuery int64
+	every         int64
 
 	mu       sync.Mutex
-	debt     int64    // bytes owed but not yet leaked
+	debt     int64    // bytes owed but not yet leaked; counted kinds: queries since the last leak
 	retained [][]byte // go_heap: reachable forever, so the GC cannot free it
 }
 
-// New returns the planter for a plant_leak option value and its byte count,
-// or nil when kind is "" (no plant).
-func New(kind string, bytesPerQuery int) *Planter {
+// New returns the planter for a plant_leak option value, its byte count
+// and its interval (only one of them applies: IsCounted), or nil when kind
+// is "" (no plant).
+func New(kind string, bytesPerQuery, every int) *Planter {
 	if kind == "" {
 		return nil
 	}
-	return &Planter{kind: kind, bytesPerQuery: int64(bytesPerQuery)}
+	return &Planter{kind: kind, bytesPerQuery: int64(bytesPerQuery), every: int64(every)}
 }
 
-// PerQuery runs after every successful query; stmts is the database the
-// query used.
-func (p *Planter) PerQuery(stmts Statements) {
+// forever is what planted goroutines wait on: it is never closed.
+var forever = make(chan struct{})
+
+// PerQuery runs after every successful query; t is the database the query
+// used.
+func (p *Planter) PerQuery(t Target) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if IsCounted(p.kind) {
+		if p.debt++; p.debt < p.every {
+			return
+		}
+		p.debt = 0
+		if p.kind == "goroutine" {
+			go func() { <-forever }()
+		} else {
+			t.LeakConnection()
+		}
+		return
+	}
 	p.debt += p.bytesPerQuery
 	if p.kind == "sqlite_stmt" {
 		// A statement costs ~1 KiB, so one is leaked every few dozen queries;
 		// the debt may go negative by the last statement's overshoot.
 		if p.debt > 0 {
-			n := stmts.LeakStatements(p.debt)
+			n := t.LeakStatements(p.debt)
 			p.debt -= n
 			bytesPlanted.Add(n)
 		}

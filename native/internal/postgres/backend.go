@@ -16,9 +16,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"dalkit/native/internal/query"
@@ -40,6 +42,12 @@ type Backend struct {
 	replicas []*server
 	turn     atomic.Uint32 // the replica whose turn the next read is
 	schemas  schemaSet
+
+	// mu guards what dal_stats and the planted connection leak add to the
+	// handle (figures.go, planted.go); closed is set by Close under it.
+	mu      sync.Mutex
+	closed  bool
+	planted []*pgconn.PgConn
 }
 
 // answerGraceMs is how long past max_query_ms a call waits for the server:
@@ -63,16 +71,27 @@ func Open(cfg Config) (*Backend, error) {
 		}
 		b.replicas = append(b.replicas, r)
 	}
+	backends.add(b)
 	return b, nil
 }
 
 func (b *Backend) Dialect() query.Dialect { return query.PostgreSQL }
 
 func (b *Backend) Close() {
-	b.primary.pool.Close()
-	for _, r := range b.replicas {
-		r.pool.Close()
+	backends.remove(b)
+	b.mu.Lock()
+	b.closed = true
+	b.closePlanted()
+	b.mu.Unlock()
+	for _, s := range b.servers() {
+		s.pool.Close()
+		s.closeStatsConn()
 	}
+}
+
+// servers are the primary, then the replicas.
+func (b *Backend) servers() []*server {
+	return append([]*server{b.primary}, b.replicas...)
 }
 
 // requestContext bounds one call: max_query_ms plus the grace, or nothing
@@ -144,6 +163,7 @@ func (b *Backend) Run(r *query.Request, out []byte) ([]byte, error) {
 	for i := 0; i < n; i++ {
 		srv := b.replicas[(turn+i)%n]
 		if srv.down() {
+			replicaSkips.Add(1)
 			continue
 		}
 		res, s, err := b.runOn(ctx, srv, r, out)
@@ -151,6 +171,7 @@ func (b *Backend) Run(r *query.Request, out []byte) ([]byte, error) {
 			return res, err
 		}
 		srv.markDown()
+		replicaSkips.Add(1)
 	}
 	res, s, err := b.runOn(ctx, b.primary, r, out)
 	if s.x.lost && !primaryFirst { // a read may run again, on a fresh connection

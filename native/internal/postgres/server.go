@@ -2,9 +2,13 @@ package postgres
 
 import (
 	"context"
+	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"dalkit/native/internal/status"
@@ -21,6 +25,51 @@ type server struct {
 	// downUntil is when a replica whose connection failed is tried again
 	// (unix nanoseconds); until then reads skip it.
 	downUntil atomic.Int64
+	// sessions are the server processes (backend pids) of the connections
+	// the DAL holds open to this server, the pool's and any planted one:
+	// what pg_stat_activity is asked about (figures.go).
+	sessions pidSet
+	// statsConn asks this server's pg_stat_activity about sessions, for
+	// dal_stats (figures.go); nil until first asked.
+	statsMu   sync.Mutex
+	statsConn *pgconn.PgConn
+}
+
+// pidSet is a set of backend pids, locked: the pool's hooks run on any
+// goroutine.
+type pidSet struct {
+	mu   sync.Mutex
+	pids map[uint32]struct{}
+}
+
+func (p *pidSet) add(pid uint32) {
+	p.mu.Lock()
+	if p.pids == nil {
+		p.pids = make(map[uint32]struct{})
+	}
+	p.pids[pid] = struct{}{}
+	p.mu.Unlock()
+}
+
+func (p *pidSet) remove(pid uint32) {
+	p.mu.Lock()
+	delete(p.pids, pid)
+	p.mu.Unlock()
+}
+
+// array is the set as a PostgreSQL int4[] literal in text form: "{1,2}".
+func (p *pidSet) array() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	b := make([]byte, 0, 2+8*len(p.pids))
+	b = append(b, '{')
+	for pid := range p.pids {
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendUint(b, uint64(pid), 10)
+	}
+	return string(append(b, '}'))
 }
 
 // replicaRetry is how long reads skip a replica after its connection
@@ -34,6 +83,17 @@ func openServer(cfg *Config, url string, replica bool) (*server, error) {
 	pc, err := cfg.poolConfig(url, s.secrets)
 	if err != nil {
 		return nil, err
+	}
+	// The pool's hooks (conn.go) keep the connection's state and the
+	// process-wide counters; these add the pid to the server's sessions.
+	connected, closing := pc.AfterConnect, pc.BeforeClose
+	pc.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
+		s.sessions.add(c.PgConn().PID())
+		return connected(ctx, c)
+	}
+	pc.BeforeClose = func(c *pgx.Conn) {
+		s.sessions.remove(c.PgConn().PID())
+		closing(c)
 	}
 	s.where = where(pc)
 	if replica {
@@ -54,7 +114,9 @@ func openServer(cfg *Config, url string, replica bool) (*server, error) {
 
 func (s *server) down() bool { return time.Now().UnixNano() < s.downUntil.Load() }
 
-// markDown takes a replica out of the reads for replicaRetry, and counts it.
+// markDown takes a replica out of the reads for replicaRetry, and counts it
+// (the read that found it failing skips it too: replicaSkips counts that
+// read in Backend.Run).
 func (s *server) markDown() {
 	s.downUntil.Store(time.Now().Add(replicaRetry).UnixNano())
 	replicaFailures.Add(1)
