@@ -33,6 +33,9 @@ const std::vector<PlantLayer>& plant_layers() {
       {"go_heap", "go_heap"},
       {"sqlite_stmt", "sqlite (and statements)"},
       {"shim_malloc", "malloc (and rss)"},
+      // Objects, not bytes: one every B queries (plant_leak_every).
+      {"goroutine", "goroutines"},
+      {"connection", "pg_connections and pg_server_sessions"},
   };
   return layers;
 }
@@ -44,7 +47,9 @@ int64_t Options::effective_sample_every() const {
 
 std::string Options::dal_open_options() const {
   if (plant_layer.empty()) return "";
-  return "plant_leak=" + plant_layer + ";plant_leak_bytes=" + std::to_string(plant_bytes);
+  const bool counted = plant_layer == "goroutine" || plant_layer == "connection";
+  return "plant_leak=" + plant_layer + (counted ? ";plant_leak_every=" : ";plant_leak_bytes=") +
+         std::to_string(plant_bytes);
 }
 
 std::string Options::monitor_params_string(const std::string& runtime, const std::string& workload_name) const {
@@ -88,7 +93,9 @@ every answer, samples memory through the monitor and prints its leak verdict.
                       self-contained page with charts; checked like --json
   --plant-leak L:B    plant a leak of B bytes per query in layer L:
                       go_cmem, go_heap, sqlite_stmt (in the DAL) or shim_malloc
-                      (in the shim); all passed as dalshim_open options
+                      (in the shim); or one goroutine (goroutine:B) or one
+                      PostgreSQL connection (connection:B) every B queries;
+                      all passed as dalshim_open options
   --latency-every K   time one query in K on average, individually (default 16;
                       1 = every query)
   --max-errors N      stop after N errors (default 1000); the run then fails
@@ -271,7 +278,7 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       auto it = std::find_if(layers.begin(), layers.end(), [&](const PlantLayer& l) { return layer == l.name; });
       if (it == layers.end()) {
         error = "option --plant-leak: unknown layer '" + layer +
-                "' (expected go_cmem, go_heap, sqlite_stmt or shim_malloc)";
+                "' (expected go_cmem, go_heap, sqlite_stmt, shim_malloc, goroutine or connection)";
         return false;
       }
       int64_t b = 0;
