@@ -27,7 +27,7 @@
 // accepts another encoding of the same values (a DAL built with another
 // encoder) and explains a real difference.  So the verdict on every answer
 // is the value walk's; only its cost moved off the hot path.
-import { ID_SLOT } from './workload-spec.js';
+import { ID_SLOT, slotsOf } from './workload-spec.js';
 import { Writer } from './workload-msgpack.js';
 
 const asciiBytes = (s) => Uint8Array.from(s, (c) => c.charCodeAt(0));
@@ -170,25 +170,36 @@ function emitter(t, dalForm, array32 = false) {
   }
 }
 
-// A map of keys (strings) and compiled values; valueEmitter(key, template)
-// compiles each value.  The header and every key are encoded once.
-function mapEmitter(keys, items, valueEmitter) {
+// A map's entries as emitters: before[i] the bytes before value i (the
+// map header, for the first, and key i), values[i] value i's emitter, made by
+// valueEmitter(key, template).  The header and every key are encoded once.
+function mapEntries(keys, items, valueEmitter) {
   const head = new Writer(16);
   head.head(keys.length, 0x80, 0xde, 0xdf);
+  const header = Uint8Array.from(head.view());
   const before = keys.map((k, i) => {
     const w = new Writer(16);
-    if (i === 0) w.raw(head.view());
+    if (i === 0) w.raw(header);
     w.str(k);
     return Uint8Array.from(w.view());
   });
-  const values = items.map((x, i) => valueEmitter(keys[i], x));
-  if (keys.length === 0) return (env, w) => w.raw(head.view());
+  return { header, before, values: items.map((x, i) => valueEmitter(keys[i], x)) };
+}
+
+// Entries from..to-1 of mapEntries' result, as one emitter.
+function entriesEmitter({ before, values }, from, to) {
   return (env, w) => {
-    for (let i = 0; i < values.length; i++) {
+    for (let i = from; i < to; i++) {
       w.raw(before[i]);
       values[i](env, w);
     }
   };
+}
+
+function mapEmitter(keys, items, valueEmitter) {
+  const e = mapEntries(keys, items, valueEmitter);
+  if (keys.length === 0) return (env, w) => w.raw(e.header);
+  return entriesEmitter(e, 0, keys.length);
 }
 
 // The keys and values of a map template, constant or computed.
@@ -198,10 +209,13 @@ function mapParts(t) {
   return { keys, items: keys.map((k) => ({ constant: true, value: t.value[k] })) };
 }
 
-// The expected answer of a step: {i, ...} in the DAL's forms (above).
-function answerEmitter(expect) {
+// The expected answer of a step, {i, ...} in the DAL's forms (above), in two
+// parts: head (the map header, "i" and the id: new with every query) and
+// tail (the rest: the same for every query whose tailSlots have the same
+// values -- rows: one per key).
+function answerParts(expect) {
   const { keys, items } = mapParts(expect);
-  return mapEmitter(keys, items, (key, x) => {
+  const e = mapEntries(keys, items, (key, x) => {
     if (key === 'i' && !x.constant && x.node.kind === 'int') {
       const f = x.node.eval;
       return (env, w) => w.smallestInt(f(env));
@@ -209,6 +223,103 @@ function answerEmitter(expect) {
     if (key === 'i') return emitter(x, false);
     return emitter(x, true, key === 'r');
   });
+  return {
+    head: entriesEmitter(e, 0, 1),
+    tail: entriesEmitter(e, 1, keys.length),
+    tailSlots: [...new Set(items.slice(1).flatMap(slotsOf))],
+  };
+}
+
+// Tails kept by the values of their slots: a direct-mapped table of
+// TAIL_TABLE entries (a collision replaces), so what it holds is bounded
+// whatever the workload.  A step whose tails do not repeat (a variable that
+// grows with the cycle, as write's and mixed's qty) would only miss: after
+// TAIL_TRIAL lookups with fewer hits than misses its table is dropped and
+// its tails are written per query, as the head is.
+const TAIL_TABLE = 1024;
+const TAIL_TRIAL = 4096;
+
+class TailTable {
+  constructor(slots, emit) {
+    this.slots = slots;
+    this.emit = emit;
+    this.keys = new Array(TAIL_TABLE).fill(null);
+    this.tails = new Array(TAIL_TABLE).fill(null);
+    this.writer = new Writer(1024, { dalForm: true });
+    this.lookups = 0;
+    this.hits = 0;
+    this.on = true;
+  }
+
+  // The tail for env, or null once the table is off (the caller writes it).
+  get(env) {
+    if (!this.on) return null;
+    const slots = this.slots;
+    let h = 0;
+    for (let i = 0; i < slots.length; i++) {
+      const v = env[slots[i]];
+      h = (Math.imul(h, 0x9e3779b1) + (v | 0) + ((v / 0x100000000) | 0)) | 0;
+    }
+    h = (h ^ (h >>> 15)) & (TAIL_TABLE - 1);
+    this.lookups++;
+    const key = this.keys[h];
+    if (key !== null) {
+      let same = true;
+      for (let i = 0; same && i < slots.length; i++) same = key[i] === env[slots[i]];
+      if (same) {
+        this.hits++;
+        return this.tails[h];
+      }
+    }
+    if (this.lookups === TAIL_TRIAL && this.hits < this.lookups / 2) {
+      this.on = false;
+      this.keys = null;
+      this.tails = null;
+      return null;
+    }
+    const w = this.writer;
+    w.reset();
+    this.emit(env, w);
+    const tail = Uint8Array.from(w.view());
+    this.keys[h] = Float64Array.from(slots, (s) => env[s]);
+    this.tails[h] = tail;
+    return tail;
+  }
+}
+
+const NO_BYTES = new Uint8Array(0);
+
+// One step's expected answer for the hot loop (WireQueries.prepareAnswer).
+class StepAnswer {
+  constructor(expect) {
+    this.constant = null;
+    if (expect.constant) {
+      const w = new Writer(1024, { dalForm: true });
+      answerEmitter(expect)([], w);
+      this.constant = Uint8Array.from(w.view());
+      return;
+    }
+    const { head, tail, tailSlots } = answerParts(expect);
+    this.head = head;
+    this.tail = tail;
+    this.fixedTail = null;
+    this.table = null;
+    if (tailSlots.length === 0) {
+      const w = new Writer(1024, { dalForm: true });
+      tail([], w);
+      this.fixedTail = Uint8Array.from(w.view());
+    } else {
+      this.table = new TailTable(tailSlots, tail);
+    }
+  }
+}
+
+function answerEmitter(expect) {
+  const { head, tail } = answerParts(expect);
+  return (env, w) => {
+    head(env, w);
+    tail(env, w);
+  };
 }
 
 // The request of a step: {id, db, commands}, in that order (docs/workloads.md).
@@ -250,18 +361,66 @@ function producer(emit, constant, writer) {
 
 /**
  * One thread's request and expected-answer bytes of a workload loaded for
- * the wire (not the builder).  request(k, env) and answer(k, env): step k's
- * bytes for env (WorkloadSpec.bind), a view valid until the next call of the
- * same kind (or a constant array, for a step that never changes).
+ * the wire (not the builder), for query variables env (WorkloadSpec.bind)
+ * of step k:
+ *   - request(k, env): the request, a view valid until the next call (or a
+ *     constant array, for a step that never changes);
+ *   - prepareAnswer(k, env), then answerLength, answerLast (its last byte)
+ *     and matches(bytes, length): the expected answer, as a head written per
+ *     query and a tail kept per distinct value (TailTable);
+ *   - answer(k, env): the expected answer as one new array (for tests).
  */
 export class WireQueries {
   constructor(spec) {
     const requests = new Writer(1024);
-    const answers = new Writer(1024, { dalForm: true });
     this.requests = spec.steps.map((s) => producer(requestEmitter(spec, s), s.id !== null && s.commands.constant, requests));
-    this.answers = spec.steps.map((s) => producer(answerEmitter(s.expect), s.expect.constant, answers));
+    this.steps = spec.steps.map((s) => new StepAnswer(s.expect));
+    this.writer = new Writer(1024, { dalForm: true });
+    this.head = NO_BYTES;
+    this.tail = NO_BYTES;
+    this.answerLength = 0;
+    this.answerLast = 0;
   }
 
   request(k, env) { return this.requests[k](env); }
-  answer(k, env) { return this.answers[k](env); }
+
+  prepareAnswer(k, env) {
+    const a = this.steps[k];
+    if (a.constant !== null) {
+      this.head = a.constant;
+      this.tail = NO_BYTES;
+    } else {
+      const w = this.writer;
+      w.reset();
+      a.head(env, w);
+      let tail = a.fixedTail ?? a.table.get(env);
+      if (tail === null) {
+        a.tail(env, w);
+        tail = NO_BYTES;
+      }
+      this.head = w.view();
+      this.tail = tail;
+    }
+    this.answerLength = this.head.length + this.tail.length;
+    this.answerLast = this.tail.length ? this.tail[this.tail.length - 1] : this.head[this.head.length - 1];
+  }
+
+  /** Whether bytes[0..length) are the prepared answer's bytes. */
+  matches(bytes, length) {
+    if (length !== this.answerLength) return false;
+    const head = this.head;
+    const n = head.length;
+    for (let i = 0; i < n; i++) if (bytes[i] !== head[i]) return false;
+    const tail = this.tail;
+    for (let i = 0; i < tail.length; i++) if (bytes[n + i] !== tail[i]) return false;
+    return true;
+  }
+
+  answer(k, env) {
+    this.prepareAnswer(k, env);
+    const out = new Uint8Array(this.answerLength);
+    out.set(this.head);
+    out.set(this.tail, this.head.length);
+    return out;
+  }
 }

@@ -48,12 +48,14 @@ function tokenize(text) {
  * Compile `text` into (env) => integer.
  * @param {string} text
  * @param {Map<string, number>} scope  variable name -> slot in env
- * @returns {{eval: (env: number[]) => number, constant: boolean}}
+ * @returns {{eval: (env: number[]) => number, constant: boolean, slots: number[]}}
+ *          slots: the variables it reads (what its value depends on)
  */
 export function compileExpr(text, scope) {
   if (typeof text !== 'string') throw new WorkloadError(`expression: expected a string, got ${JSON.stringify(text)}`);
   const tokens = tokenize(text);
   if (tokens.length === 0) throw new WorkloadError('expression: empty');
+  const used = new Set();
   let i = 0;
   const peek = () => tokens[i];
   const isOp = (t, ops) => t !== undefined && t.kind === 'op' && ops.includes(t.text);
@@ -72,6 +74,7 @@ export function compileExpr(text, scope) {
       if (slot === undefined) {
         throw new WorkloadError(`expression "${text}": unknown variable "${t.text}" (known here: ${[...scope.keys()].join(', ')})`);
       }
+      used.add(slot);
       return { constant: false, fn: (env) => env[slot] };
     }
     if (t.text === '(') {
@@ -155,7 +158,7 @@ export function compileExpr(text, scope) {
   if (i < tokens.length) throw new WorkloadError(`expression "${text}": unexpected "${tokens[i].text}"`);
   if (e.constant) {
     const v = e.value;
-    return { constant: true, value: v, eval: () => v };
+    return { constant: true, value: v, eval: () => v, slots: [] };
   }
-  return { constant: false, eval: e.fn };
+  return { constant: false, eval: e.fn, slots: [...used] };
 }

@@ -36,22 +36,31 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
  * next encode.  Integers in their smallest form (msgpack-c's, the request
  * form), or with {dalForm: true} in the forms of the DAL's encoder (msgp's
  * AppendInt64: a non-negative integer above 127 as int16/32/64, the answer
- * form of docs/workloads.md).  The primitives (room, u8, uint, int, float,
- * smallestInt, str, head, raw) are public for workload-bytes.js, which writes a query's
- * bytes from its templates without building the value.
+ * form of docs/workloads.md).  The primitives (room, u8, int, smallestInt,
+ * float, str, head, raw, reset, view) are public for workload-bytes.js,
+ * which writes a query's bytes from its templates without building the
+ * value.
  */
 export class Writer {
   constructor(capacity = 1024, { dalForm = false } = {}) {
     this.buf = new Uint8Array(capacity);
     this.at = 0;
     this.dalForm = dalForm;
+    this.last = this.buf.subarray(0, 0);
   }
 
   /** Start again at byte 0. */
   reset() { this.at = 0; }
 
-  /** The bytes written since reset() (a view of the buffer). */
-  view() { return this.buf.subarray(0, this.at); }
+  /**
+   * The bytes written since reset(): a view of the buffer, the same object
+   * as the last one while the buffer and the length stay (a query loop's
+   * bytes keep their length from query to query: no view made per query).
+   */
+  view() {
+    if (this.last.length !== this.at || this.last.buffer !== this.buf.buffer) this.last = this.buf.subarray(0, this.at);
+    return this.last;
+  }
 
   room(n) {
     if (this.at + n <= this.buf.length) return;

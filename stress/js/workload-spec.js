@@ -323,11 +323,16 @@ function compileExpect(expect, scope, at, opts) {
 //
 // A compiled template: {constant, value} when it never changes, and always
 // expand(env) -> the value for this query.  A computed one also says what
-// it is (`node`: {kind: 'int'|'str'|'real'|'array'|'map'|'repeat', ...}),
-// so that workload-bytes.js can write its bytes without expanding it.
+// it is (`node`: {kind: 'int'|'str'|'real'|'array'|'map'|'repeat', ...,
+// slots: the variables its value depends on}), so that workload-bytes.js
+// can write its bytes without expanding it, and keep them per value of
+// those variables.
 
 function constant(value) { return { constant: true, value, expand: () => value }; }
 function computed(expand, node) { return { constant: false, expand, node }; }
+/** The variable slots a compiled template (or expression) reads. */
+export const slotsOf = (t) => (t.constant ? [] : t.node ? t.node.slots : t.slots);
+const union = (list) => [...new Set(list.flatMap(slotsOf))];
 
 function compileTemplate(v, scope, at, opts) {
   if (v === null || typeof v === 'string' || typeof v === 'boolean') return constant(v);
@@ -340,7 +345,7 @@ function compileTemplate(v, scope, at, opts) {
       const out = new Array(fns.length);
       for (let i = 0; i < fns.length; i++) out[i] = fns[i](env);
       return out;
-    }, { kind: 'array', items });
+    }, { kind: 'array', items, slots: union(items) });
   }
   const keys = Object.keys(v);
   for (const k of keys) {
@@ -364,7 +369,7 @@ function compileTemplate(v, scope, at, opts) {
     const o = {};
     for (let i = 0; i < keys.length; i++) o[keys[i]] = fns[i](env);
     return o;
-  }, { kind: 'map', keys, items });
+  }, { kind: 'map', keys, items, slots: union(items) });
 }
 
 function only(v, at, allowed) {
@@ -373,7 +378,7 @@ function only(v, at, allowed) {
 
 // An expression field: its text, or a plain JSON integer ("count": 100).
 function expr(text, scope, at) {
-  if (Number.isSafeInteger(text)) return { constant: true, value: text, eval: () => text };
+  if (Number.isSafeInteger(text)) return { constant: true, value: text, eval: () => text, slots: [] };
   try {
     return compileExpr(text, scope);
   } catch (e) {
@@ -385,7 +390,7 @@ function expr(text, scope, at) {
 function compileInt(v, scope, at) {
   only(v, at, ['$']);
   const e = expr(v.$, scope, at);
-  return e.constant ? constant(e.value) : computed(e.eval, { kind: 'int', eval: e.eval });
+  return e.constant ? constant(e.value) : computed(e.eval, { kind: 'int', eval: e.eval, slots: e.slots });
 }
 
 // "text {expr} text": literal parts and expressions, alternating.
@@ -412,7 +417,7 @@ function compileStr(v, scope, at) {
     let s = parts[0];
     for (let i = 1; i < parts.length; i += 2) s += parts[i].eval(env) + parts[i + 1];
     return s;
-  }, { kind: 'str', parts });
+  }, { kind: 'str', parts, slots: union(parts.filter((p) => typeof p !== 'string')) });
 }
 
 function compileReal(v, scope, at, opts) {
@@ -423,7 +428,7 @@ function compileReal(v, scope, at, opts) {
   if (e.constant) return constant(opts.real(e.value / over));
   const f = e.eval;
   const real = opts.real;
-  return computed((env) => real(f(env) / over), { kind: 'real', eval: f, over });
+  return computed((env) => real(f(env) / over), { kind: 'real', eval: f, over, slots: e.slots });
 }
 
 function compileRepeat(v, scope, at, opts) {
@@ -454,5 +459,8 @@ function compileRepeat(v, scope, at, opts) {
       out[i] = item(env);
     }
     return out;
-  }, { kind: 'repeat', slot, from: fromF, count: countF, item: compiledItem, negative });
+  }, {
+    kind: 'repeat', slot, from: fromF, count: countF, item: compiledItem, negative,
+    slots: union([from, count, compiledItem]).filter((s) => s !== slot),
+  });
 }
