@@ -31,6 +31,7 @@
 #include "html_report.hpp"
 #include "options.hpp"
 #include "output_file.hpp"
+#include "postgres.hpp"
 #include "progress.hpp"
 #include "report.hpp"
 #include "worker.hpp"
@@ -186,8 +187,10 @@ struct RunOutcome {
 RunOutcome failed(const std::string& msg) { return RunOutcome{0, fail_early(msg)}; }
 
 // One run of o.queries queries on the data directory `dir` (dir_note: how
-// it came to be, for the first stderr line): open the DAL there, create
-// and seed the workload's database, query, sample, finish.  t_main: the
+// it came to be, for the first stderr line), or with --postgres on the
+// database at that URL: open the DAL there, create and seed the workload's
+// database (on PostgreSQL the run's schema, dropped at the end), query,
+// sample, finish.  t_main: the
 // clock "time to first query" starts from.  confirms: the run this one
 // repeats (--confirm), or 0.  What fails after the run (closing the
 // handle) goes to late_errors.
@@ -195,20 +198,29 @@ RunOutcome run_once(const Options& o, const Workload& workload, const std::strin
                     int64_t t_main, int64_t rss_after_load, int64_t confirms, std::vector<std::string>& late_errors) {
   std::string err;
   const std::string dal_opts = o.dal_open_options();
+  const bool postgres = !o.postgres.empty();
+  // A URL may hold a password: never printed.
+  const std::string shown = postgres ? redacted_url(dir) : dir;
   const int64_t h = dalshim_open(dir.c_str(), dal_opts.empty() ? nullptr : dal_opts.c_str());
   if (h <= 0)
-    return failed("dalshim_open(" + dir + ", \"" + dal_opts + "\"): code " + std::to_string(h) + ": " +
+    return failed("dalshim_open(" + shown + ", \"" + dal_opts + "\"): code " + std::to_string(h) + ": " +
                   dalshim_last_error());
+  // On PostgreSQL the schema outlives the handle: dropped however the run ends.
+  auto close_handle = [&] {
+    std::string why;
+    if (postgres && !drop_run_schema(h, workload.db(), why)) late_errors.push_back(why);
+    return dalshim_close(h);
+  };
 
   // Schema and seed: before dalmon_start, so before the first sample and
   // not counted as queries.
   try {
     if (!prepare_workload_database(h, workload, err)) {
-      dalshim_close(h);
+      close_handle();
       return failed(err);
     }
   } catch (const WorkloadError& e) {
-    dalshim_close(h);
+    close_handle();
     return failed(e.what());
   }
 
@@ -232,7 +244,7 @@ RunOutcome run_once(const Options& o, const Workload& workload, const std::strin
   const std::string params = o.monitor_params_string(runtime, workload.name());
   const int64_t run = dalmon_start(params.c_str());
   if (run <= 0) {
-    dalshim_close(h);
+    close_handle();
     return failed(std::string("dalmon_start(\"") + params + "\"): " + dalmon_last_error());
   }
   shared.run = run;
@@ -240,10 +252,11 @@ RunOutcome run_once(const Options& o, const Workload& workload, const std::strin
 
   std::fprintf(stderr,
                "dalstress: workload %s (%s), %s queries, via %s, mode %s, %d thread%s, sample every %s, warm-up %.2f, "
-               "data dir %s%s%s%s\n",
+               "%s %s%s%s%s\n",
                workload.name().c_str(), workload.path().c_str(), grouped(o.queries).c_str(), via_name(o.via),
                mode_name(o.mode), o.threads, o.threads == 1 ? "" : "s", grouped(sample_every).c_str(), o.warmup_share,
-               dir.c_str(), dir_note, dal_opts.empty() ? "" : ", dal options ", dal_opts.c_str());
+               postgres ? "postgres" : "data dir", shown.c_str(), dir_note, dal_opts.empty() ? "" : ", dal options ",
+               dal_opts.c_str());
 
   std::vector<std::unique_ptr<QueryLoop>> loops;
   try {
@@ -306,7 +319,7 @@ RunOutcome run_once(const Options& o, const Workload& workload, const std::strin
     code = kExitError;
   }
   loops.clear();
-  if (int32_t rc = dalshim_close(h); rc != DALSHIM_OK)
+  if (int32_t rc = close_handle(); rc != DALSHIM_OK)
     late_errors.push_back("dalshim_close: code " + std::to_string(rc) + ": " + dalshim_last_error());
   return RunOutcome{run, code};
 }
@@ -323,6 +336,11 @@ int real_main(int argc, char** argv) {
     std::fputs(usage().c_str(), stdout);
     return 0;
   }
+  // --postgres local: from here on in the copy of dalstress that
+  // pg-cluster.sh runs beside a throwaway server (before --attribute, so
+  // that the server is not started under the tracer).
+  if (o.postgres == "local" && !under_local_postgres(argv, o.postgres, err))
+    return fail_early("--postgres local: " + err);
   // --attribute: from here on under the allocation tracer (this call
   // executes dalstress again with it preloaded, or says why it cannot).
   if (o.attribute && !run_under_tracer(argv, err)) return fail_early("--attribute: " + err);
@@ -340,17 +358,21 @@ int real_main(int argc, char** argv) {
   // file stops dalstress here, with exit 2.
   std::optional<Workload> workload;
   try {
-    workload.emplace(Workload::load(Workload::locate(o.workload)));
+    // On PostgreSQL the requests name a schema of this run's own.
+    const WorkloadTarget target{o.backend(), o.postgres.empty() ? "" : run_schema_name()};
+    workload.emplace(Workload::load(Workload::locate(o.workload), target));
   } catch (const WorkloadError& e) {
     return fail_early(e.what());
   }
   std::optional<DataDir> data;
-  try {
-    data.emplace(o.db_dir);
-  } catch (const std::exception& e) {
-    return fail_early(e.what());
+  if (o.postgres.empty()) {
+    try {
+      data.emplace(o.db_dir);
+    } catch (const std::exception& e) {
+      return fail_early(e.what());
+    }
   }
-  const std::string& dir = data->path();
+  const std::string& dir = data ? data->path() : o.postgres;
 
   // Load the DAL first: "RSS after load" is read right after it.
   if (int32_t rc = dalshim_load(nullptr); rc != DALSHIM_OK)
@@ -359,8 +381,11 @@ int real_main(int argc, char** argv) {
   install_stop_signals();
 
   std::vector<std::string> late_errors;
-  const char* note = data->temporary() ? " (temporary)" : data->created() ? " (created)" : "";
-  const RunOutcome first = run_once(o, *workload, dir, note, t_main, rss_after_load, 0, late_errors);
+  const std::string note = !data               ? " (schema " + workload->db() + ")"
+                           : data->temporary() ? " (temporary)"
+                           : data->created()   ? " (created)"
+                                               : "";
+  const RunOutcome first = run_once(o, *workload, dir, note.c_str(), t_main, rss_after_load, 0, late_errors);
   if (first.run == 0) return first.code;
   RunOutcome last = first;
   // --confirm: a borderline verdict (dalmonitor.h, dalmon_borderline) is
@@ -375,16 +400,24 @@ int real_main(int argc, char** argv) {
     std::fflush(stdout);
     Options again = o;
     again.queries = 2 * o.queries;
-    try {
-      confirm_dir.emplace(dir + "/confirm");
-    } catch (const std::exception& e) {
-      dalmon_end(first.run);
-      return fail_early(e.what());
+    // On PostgreSQL the same database: the schema was dropped, and the
+    // second run creates it again.
+    if (data) {
+      try {
+        confirm_dir.emplace(dir + "/confirm");
+      } catch (const std::exception& e) {
+        dalmon_end(first.run);
+        return fail_early(e.what());
+      }
     }
+    const std::string again_dir = confirm_dir ? confirm_dir->path() : dir;
     std::fprintf(stderr, "dalstress: the verdict is borderline: running again with %s queries in %s (--confirm)\n",
-                 grouped(again.queries).c_str(), confirm_dir->path().c_str());
-    last = run_once(again, *workload, confirm_dir->path(), confirm_dir->created() ? " (created)" : "", now_ns(),
-                    rss_after_load, first.run, late_errors);
+                 grouped(again.queries).c_str(), confirm_dir ? again_dir.c_str() : "the same database");
+    last = run_once(again, *workload, again_dir,
+                    !confirm_dir             ? note.c_str()
+                    : confirm_dir->created() ? " (created)"
+                                             : "",
+                    now_ns(), rss_after_load, first.run, late_errors);
     if (last.run == 0) {
       dalmon_end(first.run);
       return last.code;

@@ -7,6 +7,7 @@
 #include "grouped.hpp"
 #include "kv_options.hpp"
 #include "numbers.hpp"
+#include "postgres.hpp"
 
 namespace dalstress {
 
@@ -56,6 +57,7 @@ std::string Options::monitor_params_string(const std::string& runtime, const std
   std::ostringstream o;
   o << "driver=dalstress;runtime=" << runtime << ";mode=" << mode_name(mode) << " via " << via_name(via) << " workload "
     << workload_name;
+  if (!postgres.empty()) o << " on postgres";
   if (!plant_layer.empty()) o << " planted " << plant_layer << ":" << plant_bytes;
   o << ";queries=" << queries << ";sample_every=" << effective_sample_every() << ";warmup=" << warmup_share
     << ";threads=" << threads << ";force_gc=1";
@@ -86,6 +88,15 @@ every answer, samples memory through the monitor and prints its leak verdict.
   --db-dir DIR        data directory, kept after the run; created if missing,
                       but only if its parent directory exists
                       (default: a fresh temporary directory, removed at the end)
+  --postgres URL|local
+                      run on PostgreSQL instead of SQLite: the database at
+                      URL (postgres://USER[:PASSWORD]@HOST:PORT/DB?...), or
+                      `local`: a throwaway server started for the run
+                      (scripts/lib/pg-cluster.sh; Debian's postgresql, see
+                      scripts/deps.sh) and stopped on every exit path.  The
+                      requests' db is a schema of this run's own, dropped
+                      at its end; the workload's PostgreSQL answers are
+                      checked (docs/workloads.md)
   --json FILE         write the JSON report (docs/report-schema.md) to FILE;
                       checked before the first query (an unwritable FILE
                       stops dalstress at once with exit 2)
@@ -157,10 +168,10 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
       value = arg.substr(eq + 1);
       has_value = true;
     }
-    static const char* kKnown[] = {"--workload",      "--workload-file", "--queries",       "--threads",
-                                   "--via",           "--mode",          "--sample-every",  "--warmup-share",
-                                   "--db-dir",        "--json",          "--html",          "--plant-leak",
-                                   "--latency-every", "--max-errors",    "--monitor-param", "--progress"};
+    static const char* kKnown[] = {
+        "--workload",     "--workload-file", "--queries",    "--threads",       "--via",     "--mode",
+        "--sample-every", "--warmup-share",  "--db-dir",     "--postgres",      "--json",    "--html",
+        "--plant-leak",   "--latency-every", "--max-errors", "--monitor-param", "--progress"};
     if (std::none_of(std::begin(kKnown), std::end(kKnown), [&](const char* k) { return name == k; })) {
       error = "unknown option '" + name + "'";
       return false;
@@ -244,6 +255,12 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
         return false;
       }
       o.db_dir = value;
+    } else if (name == "--postgres") {
+      if (value != "local" && !is_postgres_url(value)) {
+        error = "option --postgres: expected local or a postgres:// URL, got '" + redacted_url(value) + "'";
+        return false;
+      }
+      o.postgres = value;
     } else if (name == "--json") {
       if (value.empty()) {
         error = "option --json: empty file name";
@@ -291,6 +308,10 @@ bool parse_options(int argc, char** argv, Options& o, std::string& error) {
     }
   }
   if (o.help) return true;
+  if (!o.postgres.empty() && !o.db_dir.empty()) {
+    error = "options --postgres and --db-dir: give one (--db-dir is SQLite's data directory)";
+    return false;
+  }
   if (o.threads > o.queries) {
     error = "--threads " + grouped(o.threads) + " exceeds --queries " + grouped(o.queries);
     return false;

@@ -17,6 +17,7 @@ struct Options {
   int threads = 1;
   int64_t sample_every = 0;  // 0: default (queries/100, clamped to [1, 1,000,000])
   std::string db_dir;        // empty: a fresh temporary directory, removed at the end
+  std::string postgres;      // --postgres: "local", a postgres:// URL, or empty (SQLite)
   std::string json_path;     // empty: no JSON file
   std::string html_path;     // empty: no HTML report
   std::string plant_layer;   // empty: no planted leak
@@ -33,6 +34,8 @@ struct Options {
   bool attribute = false;                   // --attribute: run under the allocation tracer (attribute.hpp)
   bool help = false;
 
+  // The workload's backend: "postgres" with --postgres, else "sqlite".
+  const char* backend() const { return postgres.empty() ? "sqlite" : "postgres"; }
   int64_t effective_sample_every() const;
   // The option string for dalshim_open ("" = defaults).
   std::string dal_open_options() const;

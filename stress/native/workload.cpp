@@ -10,6 +10,8 @@
 #include <set>
 #include <sstream>
 
+#include "workload_backend.hpp"
+
 namespace dalstress {
 
 namespace {
@@ -108,16 +110,16 @@ std::string Workload::locate(const std::string& w) {
   throw WorkloadError("unknown workload '" + w + "' (expected " + list + ", or a .json file path)");
 }
 
-Workload Workload::load(const std::string& path) {
+Workload Workload::load(const std::string& path, const WorkloadTarget& target) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw WorkloadError("cannot read workload file " + path);
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) throw WorkloadError("cannot read workload file " + path);
-  return parse(text.str(), path);
+  return parse(text.str(), path, target);
 }
 
-Workload Workload::parse(const std::string& text, const std::string& path) {
+Workload Workload::parse(const std::string& text, const std::string& path, const WorkloadTarget& target) {
   try {
     json w;
     try {
@@ -125,6 +127,7 @@ Workload Workload::parse(const std::string& text, const std::string& path) {
     } catch (const json::parse_error& e) {
       throw WorkloadError(std::string("not valid JSON: ") + e.what());
     }
+    w = for_backend(w, target.backend);
     Workload wl;
     wl.path_ = path;
     object(w, "", {"format", "name", "summary", "db", "schema", "seed", "let", "steps"},
@@ -140,6 +143,7 @@ Workload Workload::parse(const std::string& text, const std::string& path) {
       throw WorkloadError("name: \"" + wl.name_ + "\" (letters, digits, '_', '-' and '.' only)");
     wl.db_ = string(w["db"], "db");
     if (wl.db_.empty()) throw WorkloadError("db: empty");
+    if (!target.db.empty()) wl.db_ = target.db;
     if (w.contains("summary")) wl.summary_ = string(w["summary"], "summary");
     if (w.contains("schema")) wl.schema_ = string(w["schema"], "schema");
 

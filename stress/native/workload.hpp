@@ -46,6 +46,14 @@ struct ExpandedQuery {
   Bytes expect;
 };
 
+// What a workload is loaded for: the backend picks each {"$backend": ...}
+// branch (workload_backend.hpp), and a non-empty db is the db every request
+// names instead of the file's (on PostgreSQL, the run's own schema).
+struct WorkloadTarget {
+  std::string backend = "sqlite";
+  std::string db;
+};
+
 class Workload {
  public:
   // Where --workload NAME is looked up, in order: `workloads/` beside the
@@ -59,9 +67,9 @@ class Workload {
   // directories() that has it.  Throws WorkloadError for a name found nowhere.
   static std::string locate(const std::string& name_or_path);
   // Load and compile a file.  Throws WorkloadError with the path in the message.
-  static Workload load(const std::string& path);
+  static Workload load(const std::string& path, const WorkloadTarget& target = {});
   // Compile JSON text (path is for messages only).
-  static Workload parse(const std::string& text, const std::string& path);
+  static Workload parse(const std::string& text, const std::string& path, const WorkloadTarget& target = {});
 
   const std::string& name() const { return name_; }
   const std::string& db() const { return db_; }

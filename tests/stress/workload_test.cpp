@@ -181,6 +181,41 @@ TEST(Workload, RowsExpectsTheSeededRows) {
   EXPECT_EQ(decode_to_json(q.expect), R"({"i":4294967298,"ra":100,"li":300})");
 }
 
+// {"$backend": ...} picks the run's backend's branch anywhere in the file
+// (docs/workloads.md, "Per backend"); db replaces the file's db.
+TEST(Workload, BackendPicksItsBranchAndDbIsReplaced) {
+  const std::string text =
+      one_step(R"([{"$backend": {"sqlite": "s", "postgres": {"$": "n + 1"}}}])",
+               R"({"e": {"$backend": {"sqlite": "no such table: data", "postgres": "relation"}}})");
+  std::vector<int64_t> env(8);
+  ExpandedQuery q;
+  const Workload sqlite = Workload::parse(text, "t.json");
+  sqlite.expand(0, 4, env.data(), q);
+  EXPECT_EQ(decode_to_json(q.expect), R"({"e":"no such table: data"})");
+  EXPECT_TRUE(has(decode_to_json(q.request), R"("commands":["s"])")) << decode_to_json(q.request);
+  const Workload pg = Workload::parse(text, "t.json", {"postgres", "run_schema"});
+  EXPECT_EQ(pg.db(), "run_schema");
+  pg.expand(0, 4, env.data(), q);
+  EXPECT_EQ(decode_to_json(q.expect), R"({"e":"relation"})");
+  EXPECT_TRUE(has(decode_to_json(q.request), R"("db":"run_schema","commands":[5])")) << decode_to_json(q.request);
+  // The shipped workloads load for every backend; PostgreSQL has no rowid.
+  for (const std::string name : {"reference", "rows", "write", "mixed"}) {
+    const Workload w = Workload::load(DALSTRESS_WORKLOAD_DIR "/" + name + ".json", {"postgres", "s"});
+    if (w.seed_queries() == 0) continue;
+    w.expand_seed(0, env.data(), q);
+    EXPECT_TRUE(has(decode_to_json(q.expect), R"("li":0)")) << name;
+  }
+  for (const auto& [branch, message] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"$backend": {"sqlite": 1}})", "$backend.postgres: missing"},
+           {R"({"$backend": {"sqlite": 1, "postgres": 2, "mysql": 3}})", "$backend.mysql: unknown backend"},
+           {R"({"$backend": {"sqlite": 1, "postgres": 2}, "x": 1})", "takes no other key"},
+           {R"({"$backend": [1, 2]})", "expected an object of sqlite, postgres"}}) {
+    const std::string e = error_of([&] { Workload::parse(one_step("[" + branch + "]", "0"), "bad.json"); });
+    EXPECT_TRUE(has(e, message)) << branch << "\n -> " << e;
+  }
+  EXPECT_TRUE(has(error_of([&] { Workload::parse(text, "t.json", {"mysql", ""}); }), "unknown backend \"mysql\""));
+}
+
 TEST(Workload, BadFilesGiveClearErrors) {
   struct Case {
     std::string text, message;
