@@ -23,7 +23,7 @@
 import { QueryRoot, openArguments } from '../lib/builder.js';
 import { DalError } from '../lib/errors.js';
 import { CODES, cString } from './abi.js';
-import { encodeRequest, decodeResponse } from './codec.js';
+import { SqlFailure, encodeRequest, decodeResponse } from '../lib/codec.js';
 
 // The reused response buffer starts at 64 KiB and grows (to a power of two)
 // for a larger response up to 4 MiB; beyond that a response gets a buffer of
@@ -49,8 +49,15 @@ export function createSession(binding) {
     return name;
   };
   // errno undefined: a failure with no code recorded (DalError's defaults).
-  const makeError = (errno, message, requestId) =>
-    new DalError(message, { code: errno === undefined ? undefined : codeName(errno), errno, requestId });
+  const makeError = (errno, message, requestId, sqliteCode) =>
+    new DalError(message, { code: errno === undefined ? undefined : codeName(errno), errno, requestId, sqliteCode });
+  // lib/codec.js names the code of an invalid response; its number is dalshim.h's.
+  const responseError = (name, message, requestId) => makeError(CODES[name], message, requestId);
+  // An SQL error's DalError is constructed by the API method the user called
+  // (lib/codec.js SqlFailure says why); these are its fields.
+  const sqlInfo = (f) => ({
+    code: codeName(CODES.DALSHIM_E_SQL), errno: CODES.DALSHIM_E_SQL, requestId: f.requestId, sqliteCode: f.sqliteCode,
+  });
   // The failure of the last call on this thread, as the shim recorded it.
   // returned: the code the failing call returned, if it returns one (it is
   // this call's; the thread's last code is the fallback for NULL returns).
@@ -121,13 +128,6 @@ export function createSession(binding) {
     throw makeError(code, utf8Decoder.decode(bytes));
   }
 
-  function expect(result, want, id) {
-    if ((want === 'rows') !== Array.isArray(result)) {
-      throw makeError(CODES.DALSHIM_E_RESPONSE, `invalid DAL response: expected ${want === 'rows' ? 'rows' : 'an exec result'}`, id);
-    }
-    return result;
-  }
-
   // The session of one handle: lib/builder.js's Session (terminal operations,
   // encode, exec) and the raw API, with the state the addon keeps in its
   // native Database.
@@ -164,15 +164,22 @@ export function createSession(binding) {
       const req = encodeRequest(q.request(id));
       const { buf, n } = queryReused(this.#h, req);
       this.#count(req.length, n);
-      return expect(decodeResponse(buf, n, makeError), want, id);
+      return decodeResponse(buf, n, id, want, responseError);
     }
     async #executeAsync(q, want) {
       const id = this.#nextId();
       const req = encodeRequest(q.request(id), true); // owned: it outlives this turn
       const resp = await this.queryRawAsync(req);
-      return expect(decodeResponse(resp, resp.length, makeError), want, id);
+      const r = decodeResponse(resp, resp.length, id, want, responseError);
+      if (r instanceof SqlFailure) throw new DalError(r.message, sqlInfo(r));
+      return r;
     }
-    all(q) { return this.#execute(q, 'rows'); }
+    // The synchronous forms throw an SQL error themselves (see sqlInfo).
+    all(q) {
+      const r = this.#execute(q, 'rows');
+      if (r instanceof SqlFailure) throw new DalError(r.message, sqlInfo(r));
+      return r;
+    }
     allAsync(q) { return this.#executeAsync(q, 'rows'); }
     iterate(q) { return this.all(q)[Symbol.iterator](); }
     iterateAsync(q) {
@@ -180,7 +187,11 @@ export function createSession(binding) {
       p.catch(() => {}); // rejected on the first next(), never unhandled before it
       return (async function* rows() { yield* await p; })();
     }
-    run(q) { return this.#execute(q, 'exec'); }
+    run(q) {
+      const r = this.#execute(q, 'exec');
+      if (r instanceof SqlFailure) throw new DalError(r.message, sqlInfo(r));
+      return r;
+    }
     runAsync(q) { return this.#executeAsync(q, 'exec'); }
     encode(q, id) { return encodeRequest(q.request(id), true); }
 

@@ -8,21 +8,17 @@
 //   db.close();
 //
 // The query builder is lib/builder.js (shared with the FFI bindings); this
-// file provides its session: the terminal operations, run by the addon,
-// which encodes the JS values in C++ with the shim's MessagePack encoder and
-// decodes the response into JS values.  See docs/api.md.
+// file provides its session: the terminal operations, whose requests and
+// responses lib/codec.js encodes and decodes in JS (as on the FFI paths),
+// carried by the addon's queryInto / queryRawAsync.  See docs/api.md.
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
 
 import { DEFAULT_DB, QueryRoot, checkQuery, openArguments } from './builder.js';
+import { SqlFailure, decodeResponse, encodeRequest as encodeBytes, readRows, rowObjects } from './codec.js';
 import { DalError } from './errors.js';
-
-// Shapes of addon.execute(): how a response is returned.
-const OBJECTS = 0; // rows as plain objects
-const ARRAYS = 1;  // {columns, rows: [[...]]} (iterate() builds objects lazily)
-const EXEC = 2;    // {rowsAffected, lastInsertId}
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -50,49 +46,89 @@ function loadAddon() {
 /** The addon's module object (raw access for tests, the stress driver and benchmarks). */
 export const native = loadAddon();
 
-// A row object from column names and values.  '__proto__' (a valid column
-// name) is defined as an own property instead of setting the prototype.
-function rowObject(columns, values) {
-  const o = {};
-  for (let j = 0; j < columns.length; j++) {
-    const c = columns[j];
-    if (c === '__proto__') Object.defineProperty(o, c, { value: values[j], enumerable: true, writable: true, configurable: true });
-    else o[c] = values[j];
-  }
-  return o;
-}
+// A response's errors are DalErrors constructed here in JS: one Error, one
+// stack capture, no Node-API call to build it.  An invalid response is
+// thrown by lib/codec.js; an SQL error comes back as a SqlFailure and is
+// thrown by the API method the user called (its stack starts there).
+const errnos = native.codes;
+const makeError = (code, message, requestId) => new DalError(message, { code, errno: errnos[code], requestId });
+const sqlInfo = (f) => ({ code: 'DALSHIM_E_SQL', errno: errnos.DALSHIM_E_SQL, requestId: f.requestId, sqliteCode: f.sqliteCode });
 
-function* rowsOf({ columns, rows }) {
-  for (let i = 0; i < rows.length; i++) yield rowObject(columns, rows[i]);
-}
+// The response buffer of synchronous builder queries: one per thread (per
+// module instance: a worker has its own), reused by every query.  A Buffer,
+// so that BLOB cells decode to Buffers (copies; docs/api.md).  A response
+// larger than it is taken into a buffer of its own (takePending): the
+// request is never sent twice.
+let scratch = Buffer.alloc(64 * 1024);
 
-async function* rowsOfAsync(promise) {
-  yield* rowsOf(await promise);
-}
-
-// A query's request bytes, encoded by the addon (the shim's encoder).
-const requestBytes = (q, id) => native.encodeRequest(id, q.db, q.methods, q.args);
+// Request ids: 1, 2, ... wrapping below 2^32, so an id always encodes in at
+// most 5 bytes and is compared as a number.
+const MAX_ID = 0xffffffff;
 
 // The session lib/builder.js delegates terminal operations, encode() and
 // exec() to.
 class NodeSession {
   #db;
+  #id = 0;
   constructor(nativeDb) { this.#db = nativeDb; }
-  all(q) { return this.#db.execute(OBJECTS, q.db, q.methods, q.args); }
-  allAsync(q) { return this.#db.executeAsync(OBJECTS, q.db, q.methods, q.args); }
+
+  #nextId() {
+    this.#id = this.#id === MAX_ID ? 1 : this.#id + 1;
+    return this.#id;
+  }
+  // The response of q, read from the buffer it is in: read(bytes, n, id).
+  #query(q, read) {
+    const id = this.#nextId();
+    const req = encodeBytes(q.request(id)); // msgpackr's buffer: valid until the next encode
+    const n = this.#db.queryInto(req, scratch);
+    if (n <= scratch.length) return read(scratch, n, id);
+    const own = Buffer.alloc(n);
+    this.#db.takePending(own);
+    return read(own, n, id);
+  }
+  async #queryAsync(q, read) {
+    const id = this.#nextId();
+    const resp = await this.#db.queryRawAsync(encodeBytes(q.request(id), true));
+    const r = read(resp, resp.length, id);
+    if (r instanceof SqlFailure) throw new DalError(r.message, sqlInfo(r));
+    return r;
+  }
+
+  // The synchronous forms throw an SQL error themselves (see sqlInfo).
+  all(q) {
+    const r = this.#query(q, readObjects);
+    if (r instanceof SqlFailure) throw new DalError(r.message, sqlInfo(r));
+    return r;
+  }
+  allAsync(q) { return this.#queryAsync(q, readObjects); }
   // Executed now (errors throw here, not at the first next()); objects are
   // built one at a time as the iterator reaches them.
-  iterate(q) { return rowsOf(this.#db.execute(ARRAYS, q.db, q.methods, q.args)); }
-  iterateAsync(q) {
-    const p = this.#db.executeAsync(ARRAYS, q.db, q.methods, q.args);
-    p.catch(() => {}); // rejected on the first next(); never an unhandled rejection before it
-    return rowsOfAsync(p);
+  iterate(q) {
+    const r = this.#query(q, readRowsOf);
+    if (r instanceof SqlFailure) throw new DalError(r.message, sqlInfo(r));
+    return rowObjects(r);
   }
-  run(q) { return this.#db.execute(EXEC, q.db, q.methods, q.args); }
-  runAsync(q) { return this.#db.executeAsync(EXEC, q.db, q.methods, q.args); }
+  iterateAsync(q) {
+    const p = this.#queryAsync(q, readRowsOf);
+    p.catch(() => {}); // rejected on the first next(); never an unhandled rejection before it
+    return (async function* rows() { yield* rowObjects(await p); })();
+  }
+  run(q) {
+    const r = this.#query(q, readExec);
+    if (r instanceof SqlFailure) throw new DalError(r.message, sqlInfo(r));
+    return r;
+  }
+  runAsync(q) { return this.#queryAsync(q, readExec); }
   encode(q, id) { return requestBytes(q, id); }
   exec(db, sql) { this.#db.exec(db, sql); }
 }
+
+const readObjects = (bytes, n, id) => decodeResponse(bytes, n, id, 'rows', makeError);
+const readExec = (bytes, n, id) => decodeResponse(bytes, n, id, 'exec', makeError);
+const readRowsOf = (bytes, n, id) => readRows(bytes, n, id, makeError);
+
+// A query's request bytes, as the session sends them: a Buffer the caller keeps.
+const requestBytes = (q, id) => Buffer.from(encodeBytes(q.request(id)));
 
 export class Database extends QueryRoot {
   #native;

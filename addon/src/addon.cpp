@@ -5,7 +5,10 @@
 //   Database                the class of database.hpp
 //   load(path?)             load the DAL now ($DAL_LIBRARY / beside dalkit.node by default)
 //   libraryPath(), dalVersion(), codeName(n)
-//   encodeRequest(id, db, methods, args) -> Buffer   the exact request bytes a query sends
+//   encodeRequest(id, db, methods, args) -> Buffer   a query's request bytes from the shim's
+//                                                    C++ encoder (msgpack-c): the reference
+//                                                    lib/codec.js is tested equal to
+//   codes                   {DALSHIM_E_SQL, DALSHIM_E_RESPONSE}: the errnos lib/codec.js names
 //   stats(forceGc) -> number[]                       dalshim_stats(), in dalshim.h order
 //   monitor                 the dalmon_* C ABI (monitor.hpp)
 #include "addon.hpp"
@@ -117,6 +120,12 @@ Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
   exports.Set("monitor", monitor_exports(env));
   exports.Set("napiVersion", Napi::Number::New(env, NAPI_VERSION));
   exports.Set("maxDepth", Napi::Number::New(env, kMaxDepth));
+  // The errno of each error lib/codec.js names when it decodes a response
+  // (dalshim.h's numbers, so JS holds no table of its own).
+  Napi::Object codes = Napi::Object::New(env);
+  codes.Set("DALSHIM_E_SQL", Napi::Number::New(env, DALSHIM_E_SQL));
+  codes.Set("DALSHIM_E_RESPONSE", Napi::Number::New(env, DALSHIM_E_RESPONSE));
+  exports.Set("codes", codes);
   return exports;
 }
 
@@ -155,13 +164,12 @@ JsEncoder Addon::encoder_for(dalshim::Encoder& enc) const {
 }
 
 void Addon::trim_scratch() {
-  // Keep up to 1 MiB of response scratch and 64 KiB of encoder between calls.
+  // Keep up to 1 MiB of response scratch between calls.
   if (response_.capacity() > 1024 * 1024) dalshim::Bytes(kResponseScratch).swap(response_);
-  if (encoder_.buffer().vec().capacity() > 64 * 1024) std::vector<uint8_t>().swap(encoder_.buffer().vec());
 }
 
 void Addon::account_scratch() {
-  const int64_t now = static_cast<int64_t>(response_.capacity() + encoder_.buffer().vec().capacity());
+  const int64_t now = static_cast<int64_t>(response_.capacity());
   if (now != reported_bytes_) {
     adjust_external(env_, now - reported_bytes_);
     reported_bytes_ = now;

@@ -44,14 +44,13 @@ class Addon {
     throw Napi::Error(env_, dal_error(code, message));
   }
 
-  // Scratch for synchronous calls on this environment's thread: the encoded
-  // request and the response buffer, reused so the hot path allocates
-  // nothing.  Their capacity is reported to V8 (AdjustExternalMemory) as
-  // native memory held on behalf of JS.
+  // Scratch for synchronous calls on this environment's thread: the response
+  // buffer of queryRaw, reused so a call allocates only the JS copy.  Its
+  // capacity is reported to V8 (AdjustExternalMemory) as native memory held
+  // on behalf of JS.
   //
-  // A Lease gives one synchronous call exclusive use of the scratch.  A
-  // nested call on the same thread (a getter inside a filter that runs a
-  // query itself) gets private buffers instead of clobbering the outer one.
+  // A Lease gives one synchronous call exclusive use of the scratch; a call
+  // made while it is leased gets a private buffer instead.
   class Lease {
    public:
     explicit Lease(Addon& a) : a_(a), shared_(!a.scratch_busy_) {
@@ -66,14 +65,12 @@ class Addon {
     }
     Lease(const Lease&) = delete;
     Lease& operator=(const Lease&) = delete;
-    dalshim::Encoder& encoder() { return shared_ ? a_.encoder_ : own_encoder_; }
     // The response buffer for Database::query_to (which sizes it).
     dalshim::Bytes& response() { return shared_ ? a_.response_ : own_response_; }
 
    private:
     Addon& a_;
     bool shared_;
-    dalshim::Encoder own_encoder_;
     dalshim::Bytes own_response_;
   };
   // Report a change of the scratch's capacity to V8.
@@ -91,7 +88,6 @@ class Addon {
  private:
   Napi::Env env_;
   bool scratch_busy_ = false;
-  dalshim::Encoder encoder_;
   dalshim::Bytes response_;
   int64_t reported_bytes_ = 0;
 };

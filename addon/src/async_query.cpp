@@ -35,13 +35,6 @@ Napi::Promise AsyncQuery::queue() {
   return p;
 }
 
-Napi::Promise AsyncQuery::Builder(Napi::Env env, Database* db, std::vector<uint8_t> request, Shape shape, uint64_t id) {
-  auto* w = new AsyncQuery(env, db, Kind::Decoded, std::move(request));
-  w->shape_ = shape;
-  w->id_ = id;
-  return w->queue();
-}
-
 Napi::Promise AsyncQuery::Raw(Napi::Env env, Database* db, std::vector<uint8_t> request) {
   return (new AsyncQuery(env, db, Kind::Raw, std::move(request)))->queue();
 }
@@ -96,14 +89,6 @@ void AsyncQuery::settle(Napi::Env env) {
   std::span<const uint8_t> resp(response_.data(), response_len_);
   try {
     switch (kind_) {
-      case Kind::Decoded: {
-        Decoded d = decode_response(env, a, resp, shape_, id_);
-        if (d.failed)
-          deferred_.Reject(d.value);
-        else
-          deferred_.Resolve(d.value);
-        return;
-      }
       case Kind::Raw: deferred_.Resolve(Napi::Buffer<uint8_t>::Copy(env, resp.data(), resp.size())); return;
       case Kind::Into: {
         Napi::Value t = target_ref_.Value();

@@ -6,19 +6,9 @@
 #include "addon.hpp"
 #include "async_query.hpp"
 #include "external_memory.hpp"
-#include "js_decoder.hpp"
-#include "js_encoder.hpp"
 
 namespace dalkit {
 namespace {
-
-Shape shape_arg(const Napi::Value& v) {
-  if (v.IsNumber()) {
-    int s = v.As<Napi::Number>().Int32Value();
-    if (s >= 0 && s <= 2) return static_cast<Shape>(s);
-  }
-  throw Napi::TypeError::New(v.Env(), "shape: expected 0 (objects), 1 (arrays) or 2 (exec)");
-}
 
 // The bytes of a Uint8Array / Buffer argument.
 std::span<uint8_t> bytes_arg(const Napi::Value& v, const char* what) {
@@ -44,7 +34,6 @@ Napi::Function Database::Init(Napi::Env env, Addon& addon) {
   Napi::Function ctor = DefineClass(
       env, "Database",
       {InstanceMethod<&Database::Close>("close"), InstanceAccessor<&Database::IsOpen>("isOpen"),
-       InstanceMethod<&Database::Execute>("execute"), InstanceMethod<&Database::ExecuteAsync>("executeAsync"),
        InstanceMethod<&Database::QueryRaw>("queryRaw"), InstanceMethod<&Database::QueryRawAsync>("queryRawAsync"),
        InstanceMethod<&Database::QueryInto>("queryInto"), InstanceMethod<&Database::QueryIntoAsync>("queryIntoAsync"),
        InstanceMethod<&Database::TakePending>("takePending"), InstanceMethod<&Database::Exec>("exec"),
@@ -128,43 +117,6 @@ Napi::Value Database::Exec(const Napi::CallbackInfo& info) {
   auto st = db_.exec_sql(db, sql);
   if (!st) Addon::of(env).throw_dal_error(st.error());
   return env.Undefined();
-}
-
-// execute(shape, db, methods, args): a builder query, synchronously.
-Napi::Value Database::Execute(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  Addon& a = Addon::of(env);
-  const Shape shape = shape_arg(info[0]);
-  check_open(env);
-  const uint64_t id = next_id_++;
-  Addon::Lease lease(a);
-  dalshim::Encoder& enc = lease.encoder();
-  enc.clear();
-  a.encoder_for(enc).request(id, info[1], info[2], info[3]);
-  check_open(env);  // a getter in the query may have closed the database
-  auto resp = run(env, enc.span(), lease.response());
-  Decoded d = decode_response(env, a, resp, shape, id);
-  if (d.failed) {
-    // Thrown without a C++ exception (see js_decoder.hpp).
-    napi_throw(env, d.value);
-    return Napi::Value();
-  }
-  return d.value;
-}
-
-// executeAsync(shape, db, methods, args) -> Promise: encoded here (JS values
-// can only be read on this thread), run on the libuv pool, decoded here.
-Napi::Value Database::ExecuteAsync(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  Addon& a = Addon::of(env);
-  const Shape shape = shape_arg(info[0]);
-  check_open(env);
-  const uint64_t id = next_id_++;
-  dalshim::Encoder enc;
-  a.encoder_for(enc).request(id, info[1], info[2], info[3]);
-  check_open(env);
-  auto req = enc.span();
-  return AsyncQuery::Builder(env, this, std::vector<uint8_t>(req.begin(), req.end()), shape, id);
 }
 
 // queryRaw(bytes) -> Buffer: the response bytes, copied into JS-owned memory.

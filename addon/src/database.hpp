@@ -34,8 +34,6 @@ class Database : public Napi::ObjectWrap<Database> {
   // JS methods.
   Napi::Value Close(const Napi::CallbackInfo& info);
   Napi::Value IsOpen(const Napi::CallbackInfo& info);
-  Napi::Value Execute(const Napi::CallbackInfo& info);
-  Napi::Value ExecuteAsync(const Napi::CallbackInfo& info);
   Napi::Value QueryRaw(const Napi::CallbackInfo& info);
   Napi::Value QueryRawAsync(const Napi::CallbackInfo& info);
   Napi::Value QueryInto(const Napi::CallbackInfo& info);
@@ -64,7 +62,6 @@ class Database : public Napi::ObjectWrap<Database> {
   dalshim::Database db_;
   bool closed_ = false;           // as JS sees it
   int in_flight_ = 0;             // async queries not yet completed
-  uint64_t next_id_ = 1;          // request ids of builder queries
   std::vector<uint8_t> pending_;  // a queryInto response waiting for takePending()
   uint64_t queries_ = 0, request_bytes_ = 0, response_bytes_ = 0;
 };

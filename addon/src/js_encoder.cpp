@@ -31,7 +31,7 @@ class MaybeScope {
   napi_handle_scope scope_ = nullptr;
 };
 
-// typeof, as ffi/codec.js's describe() names a primitive.
+// typeof, as lib/codec.js's describe() names a primitive.
 const char* type_name(napi_valuetype t) {
   switch (t) {
     case napi_undefined: return "undefined";
@@ -69,7 +69,7 @@ void JsEncoder::request(uint64_t id, napi_value db, napi_value methods, napi_val
   if (!is_array || !args_array || n != n_args)
     throw Napi::TypeError::New(env_, "commands: expected parallel arrays of method names and argument arrays");
 
-  // Key order id, db, commands: the order ffi/codec.js writes too.
+  // Key order id, db, commands: the order lib/codec.js writes too.
   out_.map_header(3);
   out_.str("id");
   out_.uint64(id);
@@ -130,7 +130,7 @@ void JsEncoder::write(napi_value v, int depth) {
                " cannot be encoded");
       }
       // Number.isSafeInteger(d): the smallest int form, as msgpack-c and
-      // ffi/codec.js write it (-0 is the integer 0, as there).
+      // lib/codec.js write it (-0 is the integer 0, as there).
       if (std::trunc(d) == d && std::fabs(d) <= kMaxSafe) {
         if (d >= 0)
           out_.uint64(static_cast<uint64_t>(d));
@@ -219,7 +219,7 @@ void JsEncoder::write_array(napi_value v, int depth) {
   uint32_t n = 0;
   if (napi_get_array_length(env_, v, &n) == napi_array_expected) {
     // A Proxy of an array (Array.isArray is true, napi_is_array false): read
-    // its length the way ffi/codec.js does, through v.length.
+    // its length the way lib/codec.js does, through v.length.
     napi_value length;
     DALKIT_NAPI(env_, napi_get_named_property(env_, v, "length", &length));
     DALKIT_NAPI(env_, napi_get_value_uint32(env_, length, &n));
@@ -246,7 +246,7 @@ void JsEncoder::write_object(napi_value v, int depth) {
   if (pt != napi_null) DALKIT_NAPI(env_, napi_strict_equals(env_, proto, object_prototype_, &plain));
   // napi_is_array is false for a Proxy of an array, and napi_get_prototype
   // gives null for any Proxy (it does not run the getPrototypeOf trap).
-  // ffi/codec.js asks Array.isArray, then Object.getPrototypeOf: so does the
+  // lib/codec.js asks Array.isArray, then Object.getPrototypeOf: so does the
   // addon, but only for objects whose prototype is not Object.prototype --
   // plain objects, the common case, pay nothing for it.
   if (!plain) {
@@ -267,7 +267,7 @@ void JsEncoder::write_object(napi_value v, int depth) {
   }
   enter(v, depth);
   // Object.keys(v) itself: own, enumerable, string keys (integer-like
-  // first), the order ffi/codec.js walks.  Calling the JS function is several
+  // first), the order lib/codec.js walks.  Calling the JS function is several
   // times faster than napi_get_all_property_names (measured: ~1.4 us -> ~0.3 us
   // per object on Node 20), and it is the same definition by construction.
   napi_value keys, undefined_value;
@@ -329,7 +329,7 @@ std::string JsEncoder::utf8(napi_value s) {
 }
 
 std::string JsEncoder::describe(napi_value object) {
-  // The constructor's name, as ffi/codec.js's describe() gives it: through
+  // The constructor's name, as lib/codec.js's describe() gives it: through
   // Object.getPrototypeOf, which (unlike napi_get_prototype) runs a Proxy's
   // trap.  A refusal is the cold path.
   napi_value proto, ctor, name, undefined_value;

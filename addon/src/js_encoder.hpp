@@ -3,8 +3,8 @@
 // The addon walks JS values straight into the shim's one MessagePack writer
 // (dalshim::Encoder): no JSON round trip and no intermediate Value tree.
 // The accepted values and the bytes written are exactly those of
-// ffi/codec.js (the FFI paths' msgpackr codec), so one query encodes to the
-// same bytes on every runtime path (tests/node/encoding.test.js):
+// lib/codec.js (the JS API's msgpackr codec), so one query encodes to the
+// same bytes on every path (tests/node/encoding.test.js):
 //
 //   null -> nil; booleans; numbers that are safe integers -> the smallest
 //   int form, other finite numbers -> float64; strings -> str; Uint8Array

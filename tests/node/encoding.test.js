@@ -1,16 +1,18 @@
-// JS values -> MessagePack in the addon (addon/src/js_encoder.cpp): the exact
-// bytes, the same bytes as the FFI paths' msgpackr codec (ffi/codec.js), and
-// every refusal with the path it names.
+// JS values -> MessagePack: the exact bytes of the shim's C++ encoder
+// (msgpack-c, through the addon's addon/src/js_encoder.cpp: native.encodeRequest),
+// the same bytes from lib/codec.js (msgpackr), which every runtime's API
+// sends, and every refusal with the path it names.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { encodeRequest, native, Query } from '../../lib/index.js';
-import * as codec from '../../ffi/codec.js';
+import * as codec from '../../lib/codec.js';
 import { REFERENCE_REQUEST } from '../../stress/js/workload.js';
 import { hex } from './helpers.js';
 
 const find = (filter) => new Query().In('data').Find(filter);
-const bytes = (q, id = 1) => encodeRequest(q, id);
+// The C++ reference encoder.
+const bytes = (q, id = 1) => native.encodeRequest(id, q.db, q.methods, q.args);
 // The encoding of one value, cut out of a request: it is the last thing the
 // request holds (Find's args[0]).
 function valueBytes(v) {
@@ -44,7 +46,7 @@ test('every value type in its smallest msgpack-c form', () => {
   assert.equal(valueBytes(big).slice(0, 10), 'db00011170');
 });
 
-test('the addon and ffi/codec.js produce the same bytes for the same query', () => {
+test('the C++ encoder and lib/codec.js produce the same bytes for the same query', () => {
   const queries = [
     find({ a: 1, b: { $gt: 2 } }),
     find({ $or: [{ a: { $in: [1, 2, 3] } }, { b: null }], c: { $between: [1.5, 2 ** 40] }, d: -5 }),
@@ -59,6 +61,7 @@ test('the addon and ffi/codec.js produce the same bytes for the same query', () 
   for (const [i, q] of queries.entries()) {
     for (const id of [0, 7, 300, 2 ** 40]) {
       assert.equal(hex(bytes(q, id)), hex(codec.encodeRequest(q.request(id), true)), `query ${i} id ${id}`);
+      assert.equal(hex(encodeRequest(q, id)), hex(bytes(q, id)), `query ${i} id ${id}: what the Node API sends`);
     }
   }
 });
@@ -121,7 +124,7 @@ test('strings around the 256-byte stack copy encode whole, whatever char straddl
   }
 });
 
-test('a Proxy of an array is an array for the addon as for ffi/codec.js', () => {
+test('a Proxy of an array is an array for the C++ encoder as for lib/codec.js', () => {
   const arr = new Proxy([1, 'two', [3]], {});
   const q = find({ a: { $in: arr }, b: new Proxy({ x: 1 }, {}) });
   assert.equal(hex(bytes(q)), hex(codec.encodeRequest(q.request(1), true)));

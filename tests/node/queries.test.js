@@ -149,6 +149,21 @@ test('iterate() yields row objects lazily; integers beyond 2^53 are BigInt', () 
   assert.equal(Object.getOwnPropertyDescriptor(rows[0], '__proto__').value, 'apple');
 });
 
+// Row objects come from a factory generated per column list (lib/codec.js):
+// column names are data, never code, whatever characters they hold.
+test('row objects: any column name is a plain own property; duplicates keep the last value', () => {
+  const names = ['a"b', "c'd", 'e\\f', 'g\nh', '${x}', '`', '}; throw 1; ({', '__proto__', 'constructor', '0', ''];
+  const columns = names.map((n, i) => `${i} AS "${n.replaceAll('"', '""')}"`).join(', ');
+  db.exec(`CREATE VIEW odd AS SELECT ${columns}`);
+  const [row] = db.In('odd').Find({}).all();
+  assert.equal(Object.getPrototypeOf(row), Object.prototype);
+  assert.deepEqual(Object.keys(row).sort(), [...names].sort());
+  for (const [i, n] of names.entries()) assert.equal(Object.getOwnPropertyDescriptor(row, n).value, i, n);
+  const dup = db.In('items').Fields('id as x', 'qty as y', 'name as x').Find({ id: 1 });
+  assert.deepEqual(dup.all(), [{ x: 'apple', y: 3 }]);
+  assert.deepEqual([...dup.iterate()], [{ x: 'apple', y: 3 }]);
+});
+
 test('async forms: allAsync, iterateAsync, runAsync, TxAsync', async () => {
   assert.deepEqual(ids(await db.In('items').Fields('id').Find({ tag: 'veg' }).Sort({ id: 1 }).allAsync()), [3, 5]);
   const seen = [];

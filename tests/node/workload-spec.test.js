@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { encodeRequest } from '../../ffi/codec.js';
+import { encodeRequest } from '../../lib/codec.js';
 import { compileExpr } from '../../stress/js/workload-expr.js';
 import { builderDifference, firstDifference } from '../../stress/js/workload-check.js';
 import { MsgMap, Real, Writer, decode } from '../../stress/js/workload-msgpack.js';
@@ -144,7 +144,7 @@ test('the reference workload is the 87-byte request and 34-byte answer', () => {
   assert.equal(hex(writer.encode(q.expect)), hex(REFERENCE_RESPONSE));
 });
 
-test('the workload writer makes the bytes of the addon\'s encoder (ffi/codec.js, tested equal to it)', () => {
+test('the workload writer makes the bytes of the addon\'s encoder (lib/codec.js, tested equal to it)', () => {
   const ints = [0, 1, 127, 128, 255, 256, 65535, 65536, 2 ** 32 - 1, 2 ** 32, 2 ** 53 - 1,
     -1, -32, -33, -128, -129, -32768, -32769, -(2 ** 31), -(2 ** 31) - 1, -(2 ** 53 - 1)];
   const strs = ['', 'x'.repeat(31), 'y'.repeat(32), 'z'.repeat(255), 'w'.repeat(256), 'é€😀', 'a\u0000b', 'é'.repeat(20)];

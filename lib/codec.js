@@ -1,7 +1,16 @@
-// ffi/codec.js -- MessagePack for the FFI paths (Bun, Deno, koffi): requests
-// encoded with msgpackr to exactly the bytes the Node addon's C++ encoder
-// (msgpack-c, dal-shim/src/codec.cpp) produces, responses decoded into the
-// shapes the addon returns.
+// lib/codec.js -- MessagePack of the JS API on every runtime: requests
+// encoded with msgpackr to exactly the bytes the shim's C++ encoder
+// (msgpack-c, dal-shim/src/codec.cpp; in Node, native.encodeRequest through
+// addon/src/js_encoder.cpp) produces, responses decoded into row objects,
+// exec results and DalErrors.  The Node addon (lib/database.js) and the FFI
+// bindings (ffi/session.js) both send and read these bytes; only the call
+// that carries them differs.
+//
+// Why in JS and not in C++ through Node-API: measured on Node 20 for the
+// builder's queries (docs/benchmarks.md), walking the JS values with napi_*
+// calls costs about twice what copy() + msgpackr do, and building row objects
+// with napi_set_property per field costs several times a generated object
+// literal per column list (rowFactory below), which V8 gives one shape.
 //
 // The one walk below (copy()) refuses what the addon refuses and builds the
 // value msgpackr packs: the caller's objects are read once, by the walk, so
@@ -18,8 +27,6 @@
 // objects that are neither plain objects, arrays nor Uint8Array.  An object
 // property whose value is undefined is skipped, as JSON.stringify does.
 import { Packr, Unpackr, RESET_BUFFER_MODE } from 'msgpackr';
-
-import { CODES } from './abi.js';
 
 // Deepest nesting of containers accepted inside one command's args (the
 // DAL's own limit for a whole request is 64 levels, docs/protocol.md).
@@ -238,17 +245,60 @@ export function encodeRequest(request, keep = false) {
 
 // ----------------------------------------------------------------- responses
 
-// Thrown for a response that breaks docs/protocol.md and for SQL errors; the
-// session supplies makeError(errno, message, requestId) so that error names
-// come from the library (dalshim_code_name), never from a table here.
-//   E_SQL       an SQLite error in the response's "e";
-//   E_RESPONSE  not a valid protocol response.
-const { DALSHIM_E_SQL: E_SQL, DALSHIM_E_RESPONSE: E_RESPONSE } = CODES;
+// A response that breaks docs/protocol.md, or does not answer the request it
+// was read for, is thrown as the caller's makeError('DALSHIM_E_RESPONSE',
+// message, requestId): a DalError with the errno its runtime gets from the
+// library, so this file holds no table of numbers.
+const E_RESPONSE = 'DALSHIM_E_RESPONSE';
 
-// Decode the response in bytes[0..length) into what the addon returns:
-// rows -> array of plain objects keyed by column, exec -> {rowsAffected,
-// lastInsertId}; "e" -> makeError(E_SQL, e, id) thrown.
-export function decodeResponse(bytes, length, makeError) {
+/**
+ * An SQL error a response carries ("e", and "ec": SQLite's extended result
+ * code when present): RETURNED, not thrown, so that the session constructs
+ * the DalError (code DALSHIM_E_SQL) in the API method the user called.  Its
+ * stack then starts at the user's call instead of inside this file, and V8
+ * walks four frames fewer to capture it: the stack capture is most of what
+ * an SQL error costs (docs/benchmarks.md).
+ */
+export class SqlFailure {
+  constructor(message, requestId, sqliteCode) {
+    this.message = message;
+    this.requestId = requestId;
+    this.sqliteCode = sqliteCode;
+  }
+}
+
+// Row objects: one factory per column list, an object literal with the
+// columns as its keys, so every row of a shape is built in one allocation
+// with V8's fast literal path and all rows share one hidden class.  Column
+// names are data from the database: each is a JSON string literal in the
+// generated source, never code; "__proto__" is a computed key, which
+// defines an own property (a plain "__proto__": would set the prototype).
+// Duplicate names keep the last value, as assigning them in order does.
+// Bounded: a program that makes column lists without end (ad-hoc aliases)
+// costs one generation per new list, never unbounded memory.
+const MAX_FACTORIES = 512;
+const factories = new Map();
+
+function rowFactory(columns) {
+  const key = columns.length === 1 ? columns[0] : columns.join('\u0000');
+  let make = factories.get(key);
+  if (make === undefined) {
+    const fields = columns.map((c, j) => `${c === '__proto__' ? '["__proto__"]' : JSON.stringify(c)}: v[${j}]`);
+    make = new Function('v', `return {${fields.join(', ')}};`);
+    if (factories.size >= MAX_FACTORIES) factories.clear();
+    factories.set(key, make);
+  }
+  return make;
+}
+
+// The response in bytes[0..length), checked against docs/protocol.md and
+// the request id it answers:
+//   rows  -> {rows: [[value, ...], ...], make} (make(values) is the row object)
+//   exec  -> {rowsAffected, lastInsertId}
+//   "e"   -> a SqlFailure.
+// Values: nil -> null, integers -> number (BigInt beyond 2^53), float ->
+// number, str -> string, bin -> a copy (a Buffer when bytes is a Buffer).
+export function readResponse(bytes, length, expectedId, makeError) {
   let m;
   try {
     m = unpackr.unpack(bytes, { start: 0, end: length });
@@ -259,26 +309,28 @@ export function decodeResponse(bytes, length, makeError) {
     throw makeError(E_RESPONSE, 'invalid DAL response: not a map', undefined);
   }
   const id = m.i;
+  if (id !== expectedId) {
+    throw makeError(E_RESPONSE, `invalid DAL response: response id ${id} does not answer request ${expectedId}`, id);
+  }
   if (m.c !== undefined) {
     const c = m.c;
     const r = m.r;
     if (!Array.isArray(c) || !Array.isArray(r) || m.ra !== undefined || m.li !== undefined || m.e !== undefined) {
       throw makeError(E_RESPONSE, 'invalid DAL response: rows response needs exactly i, c, r', id);
     }
-    const rows = new Array(r.length);
     const nc = c.length;
     for (let k = 0; k < r.length; k++) {
       const vals = r[k];
       if (!Array.isArray(vals) || vals.length !== nc) {
         throw makeError(E_RESPONSE, `invalid DAL response: row ${k} has ${vals?.length} values for ${nc} columns`, id);
       }
-      const row = {};
-      for (let j = 0; j < nc; j++) row[c[j]] = vals[j];
-      rows[k] = row;
     }
-    return rows;
+    for (let j = 0; j < nc; j++) {
+      if (typeof c[j] !== 'string') throw makeError(E_RESPONSE, 'invalid DAL response: column name is not a string', id);
+    }
+    return { rows: r, make: rowFactory(c) };
   }
-  if (typeof m.e === 'string') throw makeError(E_SQL, m.e, id);
+  if (typeof m.e === 'string') return new SqlFailure(m.e, id, m.ec);
   const ra = m.ra;
   const li = m.li;
   const isInt = (x) => Number.isInteger(x) || typeof x === 'bigint';
@@ -287,4 +339,37 @@ export function decodeResponse(bytes, length, makeError) {
   }
   // Numbers, or BigInt beyond 2^53 (int64AsType 'auto'), as the addon documents.
   return { rowsAffected: ra, lastInsertId: li };
+}
+
+// What a terminal operation returns, or a SqlFailure: `want` is 'rows'
+// (all(): the row objects) or 'exec' (run(): {rowsAffected, lastInsertId});
+// a response of the other kind is DALSHIM_E_RESPONSE.
+export function decodeResponse(bytes, length, expectedId, want, makeError) {
+  if (want !== 'rows') return checkKind(readResponse(bytes, length, expectedId, makeError), 'exec', expectedId, makeError);
+  const r = readRows(bytes, length, expectedId, makeError);
+  if (r instanceof SqlFailure) return r;
+  const { rows, make } = r;
+  const out = new Array(rows.length);
+  for (let k = 0; k < rows.length; k++) out[k] = make(rows[k]);
+  return out;
+}
+
+/** A rows response read now: {rows, make} for rowObjects(), or a SqlFailure. */
+export function readRows(bytes, length, expectedId, makeError) {
+  return checkKind(readResponse(bytes, length, expectedId, makeError), 'rows', expectedId, makeError);
+}
+
+/** iterate(): the row objects of readRows()'s result, each built when it is reached. */
+export function* rowObjects({ rows, make }) {
+  for (let k = 0; k < rows.length; k++) yield make(rows[k]);
+}
+
+function checkKind(result, want, id, makeError) {
+  if (result instanceof SqlFailure) return result;
+  const isRows = result.make !== undefined;
+  if ((want === 'rows') !== isRows) {
+    const kind = (rows) => (rows ? 'rows {i,c,r}' : 'an exec result {i,ra,li}');
+    throw makeError(E_RESPONSE, `invalid DAL response: expected ${kind(want === 'rows')}, got ${kind(isRows)}`, id);
+  }
+  return result;
 }
