@@ -48,8 +48,9 @@ export function withTracer(preload, path) {
 
 // The command line that starts this very driver again.  Node and Bun keep
 // their flags in execArgv; Deno has none there, so its `run` and the
-// permissions it was granted are given again.
-function relaunchArgs() {
+// permissions it was granted are given again.  (postgres.js starts the
+// driver again the same way, under a throwaway server.)
+export function relaunchArgs() {
   const [, script, ...args] = process.argv;
   if (typeof globalThis.Deno === 'undefined') return [...process.execArgv, script, ...args];
   const granted = ['ffi', 'read', 'write', 'env', 'sys', 'run', 'net']

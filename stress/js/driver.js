@@ -37,6 +37,7 @@ import process from 'node:process';
 import { attributeOrRelaunch } from './attribute.js';
 import { effectiveSampleEvery, openOptions, parseOptions, usage, userCwd, UsageError } from './options.js';
 import { makeJsPlant } from './plants.js';
+import { dropSchemaSql, localPostgresOrRelaunch, redactedUrl, runSchemaName } from './postgres.js';
 import { Progress } from './progress.js';
 import { nextPoint, shareOf } from './sample-points.js';
 import { TargetError, TargetUnit, callWithin, loadTarget, runtimeName, targetPath } from './target.js';
@@ -85,6 +86,12 @@ export async function main(binding, argv, { program, vias = ['addon'] }) {
     out(usage(program, vias));
     return 0;
   }
+  // --postgres local: the run happens in a copy started beside a throwaway
+  // server, whose exit code this returns (before --attribute, so that the
+  // server does not run under the tracer).
+  const underCluster = localPostgresOrRelaunch(o, { program, err });
+  if (underCluster !== null) return await underCluster;
+  if (o.postgres !== null) o.runSchema = runSchemaName();
   // --attribute (default with --target): the run happens in a child under
   // the allocation tracer, whose exit code this returns.
   const underTracer = attributeOrRelaunch(o, { program, err });
@@ -108,11 +115,12 @@ export async function main(binding, argv, { program, vias = ['addon'] }) {
       return 2;
     }
   }
-  const temporary = !o.dbDir;
+  // On PostgreSQL the DAL opens the URL where it takes a data directory.
+  const temporary = !o.dbDir && o.postgres === null;
   let dir;
   try {
-    dir = temporary ? mkdtempSync(join(tmpdir(), 'dalstress-js-')) : o.dbDir;
-    if (!temporary) mkdirSync(dir, { recursive: true });
+    dir = o.postgres ?? (temporary ? mkdtempSync(join(tmpdir(), 'dalstress-js-')) : o.dbDir);
+    if (!temporary && o.postgres === null) mkdirSync(dir, { recursive: true });
   } catch (e) {
     err(`${program}: cannot create the data directory: ${e.message}\n`);
     return 2;
@@ -150,8 +158,10 @@ export async function main(binding, argv, { program, vias = ['addon'] }) {
  * plain-number form with --api builder).
  */
 export function loadWorkloads(o) {
-  const wire = loadWorkload(o.workload);
-  return { wire, loop: o.api === 'builder' ? loadWorkload(o.workload, { builder: true }) : wire };
+  // On PostgreSQL: that backend's answers, and the run's own schema as db.
+  const how = { backend: o.backend, db: o.runSchema };
+  const wire = loadWorkload(o.workload, how);
+  return { wire, loop: o.api === 'builder' ? loadWorkload(o.workload, { ...how, builder: true }) : wire };
 }
 
 function describeError(e) {
@@ -177,19 +187,32 @@ function openWorkload(binding, o, workload, { program, dir }) {
   try {
     db = binding.open({ dir, options: openOptions(o) });
   } catch (e) {
-    err(`${program}: cannot open ${dir}: ${describeError(e)}\n`);
+    err(`${program}: cannot open ${o.postgres !== null ? redactedUrl(dir) : dir}: ${describeError(e)}\n`);
     return null;
   }
+  // On PostgreSQL the schema outlives the handle: dropped however the run
+  // ends.  Returns false after saying why it could not be.
+  const close = () => {
+    let dropped = true;
+    try {
+      if (o.postgres !== null) db.exec(dropSchemaSql(o.runSchema), o.runSchema);
+    } catch (e) {
+      err(`${program}: cannot drop the run's schema ${o.runSchema}: ${describeError(e)}\n`);
+      dropped = false;
+    }
+    db.close();
+    return dropped;
+  };
   // Builder queries target the workload's database file.
   try {
     db.use(workload.wire.db);
     setUpWorkload(db, workload.wire);
   } catch (e) {
     err(`${program}: workload ${workload.wire.name}: cannot set up: ${describeError(e)}\n`);
-    db.close();
+    close();
     return null;
   }
-  return { db, rssAfterLoad, name: workload.wire.name, close: () => db.close() };
+  return { db, rssAfterLoad, name: workload.wire.name, close };
 }
 
 /**
@@ -227,11 +250,13 @@ async function stress(binding, o, workload, ctx) {
   let { code } = first;
   if (o.confirm && first.borderline && ctx.interrupted() === null) {
     const again = { ...o, queries: 2 * o.queries };
-    const dir = join(ctx.dir, 'confirm');
+    // On PostgreSQL the same database: the schema was dropped, and the
+    // second run creates it again.
+    const dir = o.postgres !== null ? ctx.dir : join(ctx.dir, 'confirm');
     err(`${ctx.program}: the verdict is borderline: running again with ${again.queries} ${o.target ? 'iterations' : 'queries'} ` +
       `in ${dir} (--confirm)\n`);
     try {
-      mkdirSync(dir, { recursive: true });
+      if (o.postgres === null) mkdirSync(dir, { recursive: true });
     } catch (e) {
       err(`${ctx.program}: cannot create ${dir}: ${e.message}\n`);
       monitor.end(first.run);
@@ -254,7 +279,7 @@ async function runOnce(binding, o, workload, { program, dir, temporary, interrup
   const opened = target ? await openTarget(binding, o, target, { program, dir }) : openWorkload(binding, o, workload, { program, dir });
   if (opened === null) return none(2);
   const db = opened.db ?? null;
-  const closeDb = () => { if (db) db.close(); };
+  const closeDb = () => (db ? opened.close() : true);
   // Said once for stderr and the report: "target libc strlen" or "workload reference".
   // A target's name goes into the monitor's mode parameter, whose pairs are
   // separated by ';' and ',': those read ' / ' there, whitespace one space.
@@ -272,7 +297,7 @@ async function runOnce(binding, o, workload, { program, dir, temporary, interrup
   // The workload is named in the mode, as dalstress does ("... workload rows").
   const how = target ? `${o.concurrency > 1 ? `concurrency ${o.concurrency}` : 'sequential'}`
     : `${o.api}${o.async ? ' async' : ''}`;
-  const mode = `${how}${o.workers ? ` in ${o.workers} workers` : ''}${planted} ${what}`;
+  const mode = `${how}${o.workers ? ` in ${o.workers} workers` : ''}${planted} ${what}${o.postgres !== null ? ' on postgres' : ''}`;
   const params = [
     `driver=${binding.name}`, `runtime=${binding.runtime}`, `mode=${mode}`, `queries=${o.queries}`,
     `sample_every=${sampleEvery}`, `warmup=${o.warmupShare}`, `threads=${threads}`, `unit=${o.unit}`, 'force_gc=1',
@@ -290,7 +315,8 @@ async function runOnce(binding, o, workload, { program, dir, temporary, interrup
   err(`${program}: ${what}, ${count}, ` +
     `${target ? `concurrency ${o.concurrency}, timeout ${o.iterationTimeout} ms` : `api ${o.api} (${o.async ? 'async' : 'sync'})`}, ` +
     `${o.workers ? `${o.workers} workers` : 'main thread'}, sample every ${sampleEvery}, ` +
-    `warm-up ${o.warmupShare.toFixed(2)}, data dir ${dir}${temporary ? ' (temporary)' : ''}${planted}\n`);
+    `warm-up ${o.warmupShare.toFixed(2)}, ` +
+    `${o.postgres !== null ? `postgres ${redactedUrl(dir)} (schema ${o.runSchema})` : `data dir ${dir}${temporary ? ' (temporary)' : ''}`}${planted}\n`);
 
   const progress = new Progress({
     name: program, total: o.queries, style: o.progress, isTTY: !!process.stderr.isTTY,
@@ -379,7 +405,7 @@ async function runOnce(binding, o, workload, { program, dir, temporary, interrup
       code = 2;
     }
   }
-  closeDb();
+  if (!closeDb()) code = 2;
   if (plant) plant.kept.length = 0;
   return { code, run, borderline };
 }
@@ -459,6 +485,7 @@ async function workersLoop({ o, binding, dir, run, progress, sampleNow, sampleEv
     const w = new Worker(new URL('./worker.js', import.meta.url), {
       workerData: {
         bindingUrl: binding.moduleUrl, options: openOptions(o), api: o.api, async: o.async, workload: o.workload,
+        backend: o.backend, runSchema: o.runSchema,
         latencyEvery: o.latencyEvery, queries: shareOf(i, n, rest), run, plant: o.plant, index: i,
         // Where to pause: sample points of the whole run (sample-points.js).
         started, total: o.queries, sampleEvery,

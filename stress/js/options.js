@@ -6,6 +6,7 @@
 import process from 'node:process';
 import { parseArgs } from 'node:util';
 
+import { checkPostgresOption } from './postgres.js';
 import { DEFAULT_WORKLOAD, WORKLOAD_NAMES } from './workload-spec.js';
 
 export const DEFAULT_QUERIES = 100_000_000;
@@ -19,7 +20,7 @@ export const MAX_PLANT_BYTES = 1_048_576;
 // --target: an iteration's (and setup's, teardown's) time limit.
 export const DEFAULT_ITERATION_TIMEOUT_MS = 30_000;
 // Flags of the DAL's workloads, which a target does not have (docs/targets.md).
-const WORKLOAD_ONLY = ['workload', 'queries', 'api', 'async', 'max-errors', 'via'];
+const WORKLOAD_ONLY = ['workload', 'queries', 'api', 'async', 'max-errors', 'via', 'postgres'];
 const TARGET_ONLY = ['iterations', 'concurrency', 'iteration-timeout', 'target-option'];
 
 export function usage(program, vias) {
@@ -60,6 +61,14 @@ verdict.  Options shared with dalstress mean the same there.
   --warmup-share F    share of queries treated as warm-up, 0..0.9 (default 0.2)
   --db-dir DIR        data directory (created if missing, kept); default: a fresh
                       temporary directory removed at the end
+  --postgres URL|local
+                      run on PostgreSQL instead of SQLite: the database at URL
+                      (postgres://USER[:PASSWORD]@HOST:PORT/DB?...), or local:
+                      a throwaway server started for the run
+                      (scripts/lib/pg-cluster.sh; Debian's postgresql, see
+                      scripts/deps.sh) and stopped on every exit path.  The
+                      requests' db is a schema of this run's own, dropped at
+                      its end; the workload's PostgreSQL answers are checked
   --confirm           when the verdict is borderline (close to a threshold,
                       docs/leak-verdict.md), run again with twice the queries;
                       the second run's verdict and exit code stand, and its
@@ -194,6 +203,7 @@ export function parseOptions(argv, vias = ['addon']) {
         'sample-every': { type: 'string' },
         'warmup-share': { type: 'string' },
         'db-dir': { type: 'string' },
+        postgres: { type: 'string' },
         confirm: { type: 'boolean' },
         json: { type: 'string' },
         html: { type: 'string' },
@@ -240,6 +250,12 @@ export function parseOptions(argv, vias = ['addon']) {
     sampleEvery: v['sample-every'] !== undefined ? parseCount(v['sample-every'], '--sample-every', 1, 2 ** 50) : 0,
     warmupShare: v['warmup-share'] !== undefined ? parseShare(v['warmup-share']) : 0.2,
     dbDir: v['db-dir'],
+    // 'local', a postgres:// URL, or null (SQLite); postgres.js turns
+    // 'local' into its server's URL.
+    postgres: v.postgres ?? null,
+    backend: v.postgres !== undefined ? 'postgres' : 'sqlite',
+    // The requests' db on PostgreSQL: a schema of the run's own (the driver sets it).
+    runSchema: null,
     json: v.json,
     html: v.html,
     plant: v['plant-leak'] !== undefined ? parsePlant(v['plant-leak']) : null,
@@ -256,6 +272,11 @@ export function parseOptions(argv, vias = ['addon']) {
   if (v.attribute && v['no-attribute']) throw new UsageError('options --attribute and --no-attribute: give one');
   if (o.workload === '') throw new UsageError('option --workload: empty name');
   if (o.dbDir === '') throw new UsageError('option --db-dir: empty directory name');
+  if (o.postgres !== null) {
+    const why = checkPostgresOption(o.postgres);
+    if (why !== null) throw new UsageError(why);
+    if (o.dbDir !== undefined) throw new UsageError("options --postgres and --db-dir: give one (--db-dir is SQLite's data directory)");
+  }
   if (o.json === '') throw new UsageError('option --json: empty file name');
   if (o.html === '') throw new UsageError('option --html: empty file name');
   for (const p of o.monitorParams) {

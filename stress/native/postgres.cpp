@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -43,6 +44,9 @@ bool under_local_postgres(char** argv, std::string& url, std::string& error) {
       return false;
     }
     url = u;
+    const char* dir = std::getenv("DALKIT_PG_CLUSTER");
+    std::fprintf(stderr, "dalstress: --postgres local: a throwaway server at %s in %s, stopped when dalstress exits\n",
+                 u, dir ? dir : "(unknown)");
     return true;
   }
   const std::string script = DALSTRESS_PG_CLUSTER_SCRIPT;
