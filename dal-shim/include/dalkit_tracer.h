@@ -76,7 +76,7 @@ extern "C" {
 #endif
 
 /* major*1000000 + minor*1000 + patch; the major changes only with this ABI. */
-#define DALKIT_TRACER_VERSION_NUMBER 1000000
+#define DALKIT_TRACER_VERSION_NUMBER 2000000
 
 /* Result codes, in their own range (dal.h, dalshim.h and dalmonitor.h use
 ** -1..-110). */
@@ -97,7 +97,9 @@ extern "C" {
 #define DALKIT_TRACER_MMAP_REGIONS  5  /* anonymous regions live (exact) */
 #define DALKIT_TRACER_SAMPLES_LIVE  6  /* recorded blocks live (the estimates' support; exact mode: = LIVE_ALLOCS) */
 #define DALKIT_TRACER_FLAGS         7  /* DALKIT_TRACER_FLAG_* bits */
-#define DALKIT_TRACER_STAT_COUNT    8  /* columns per snapshot row */
+#define DALKIT_TRACER_MMAP_RESIDENT 8  /* of MMAP_BYTES, the bytes in resident pages now (mincore, when read):
+                                   ** an allocator's or library's read-write reservation counts what it touched */
+#define DALKIT_TRACER_STAT_COUNT    9  /* columns per snapshot row */
 /* clang-format on */
 
 /* DALKIT_TRACER_FLAGS bits. */

@@ -89,9 +89,11 @@ class TracerDsoSource final : public DsoStatsSource {
       // The runtime is judged on its malloc bytes only: its anonymous maps
       // are its JS heap (Deno: V8's pages; judged by js_heap) or address
       // space reserved and mostly never touched (Bun: 6.4 GB), not memory
-      // a library holds (docs/attribution.md).
+      // a library holds.  A library's maps count by their resident pages:
+      // one that reserves a read-write arena up front holds what it touched,
+      // not the reservation (docs/attribution.md).
       const bool main = (row[DALKIT_TRACER_FLAGS] & DALKIT_TRACER_FLAG_MAIN) != 0;
-      out.bytes[static_cast<size_t>(i)] = row[DALKIT_TRACER_LIVE_BYTES] + (main ? 0 : row[DALKIT_TRACER_MMAP_BYTES]);
+      out.bytes[static_cast<size_t>(i)] = row[DALKIT_TRACER_LIVE_BYTES] + (main ? 0 : row[DALKIT_TRACER_MMAP_RESIDENT]);
     }
     out.sample_bytes = stat_(DALKIT_TRACER_SAMPLE_BYTES);
     out.dropped = stat_(DALKIT_TRACER_DROPPED) + stat_(DALKIT_TRACER_MMAP_DROPPED);

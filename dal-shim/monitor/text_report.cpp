@@ -114,8 +114,9 @@ void attribution_lines(std::string& out, const RunResult& r) {
                           : t.sample_bytes > 0
                               ? dalkit::concat("sampled, 1 per ", grouped(t.sample_bytes), " bytes: estimates")
                               : std::string("?");
-  out += dalkit::concat("  (native:<dso>: live malloc and anonymous mmap bytes per shared object, allocation tracer, ",
-                        how, "; native:runtime is ", runtime, ", malloc only");
+  out += dalkit::concat(
+      "  (native:<dso>: live malloc and resident anonymous mmap bytes per shared object, allocation tracer, ", how,
+      "; native:runtime is ", runtime, ", malloc only");
   for (const NativeLayer& L : r.native)
     if (L.name == kOthersLayer) out += dalkit::concat("; native:others sums ", std::to_string(L.dsos.size()), " DSOs");
   out += ")\n";

@@ -53,7 +53,7 @@ for (const [mode, sampleBytes] of [['exact', '0'], ['sampled', '64k']]) {
     const r = runTraced(sampleBytes);
     assert.equal(r.status, 0, `node exited with ${r.status} (signal ${r.signal}); stderr:\n${r.stderr}`);
     const out = JSON.parse(r.stdout);
-    assert.equal(out.version, 1000000);
+    assert.equal(out.version, 2000000);
     assert.equal(out.active, 1);
     assert.equal(out.sampleBytes, Number.parseInt(sampleBytes, 10) * (sampleBytes.endsWith('k') ? 1024 : 1));
     const node = out.dsos.find((d) => d.flags & 1);

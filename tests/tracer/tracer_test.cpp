@@ -89,15 +89,16 @@ int32_t dso_index(const char* name) {
 
 // One DSO's figures.
 struct Figures {
-  int64_t live, allocs_live, allocs, frees, mmap, regions;
+  int64_t live, allocs_live, allocs, frees, mmap, regions, resident;
 };
 Figures figures(const char* dso) {
   int32_t i = dso_index(dso);
   EXPECT_GE(i, 0) << dso << " is not in the tracer's DSO table";
   const Tracer& t = tracer();
-  return Figures{t.dso_stat(i, DALKIT_TRACER_LIVE_BYTES), t.dso_stat(i, DALKIT_TRACER_LIVE_ALLOCS),
-                 t.dso_stat(i, DALKIT_TRACER_ALLOCS),     t.dso_stat(i, DALKIT_TRACER_FREES),
-                 t.dso_stat(i, DALKIT_TRACER_MMAP_BYTES), t.dso_stat(i, DALKIT_TRACER_MMAP_REGIONS)};
+  return Figures{t.dso_stat(i, DALKIT_TRACER_LIVE_BYTES),   t.dso_stat(i, DALKIT_TRACER_LIVE_ALLOCS),
+                 t.dso_stat(i, DALKIT_TRACER_ALLOCS),       t.dso_stat(i, DALKIT_TRACER_FREES),
+                 t.dso_stat(i, DALKIT_TRACER_MMAP_BYTES),   t.dso_stat(i, DALKIT_TRACER_MMAP_REGIONS),
+                 t.dso_stat(i, DALKIT_TRACER_MMAP_RESIDENT)};
 }
 const char* const kA = "libtracer_leaky_a.so";
 const char* const kB = "libtracer_leaky_b.so";
@@ -301,15 +302,21 @@ TEST_F(Exact, AnonymousMappingsAreChargedFileMappingsAndReservationsAreNot) {
   EXPECT_EQ(a1.mmap - a0.mmap, 1 << 20);
   EXPECT_EQ(a1.regions - a0.regions, 1);
   EXPECT_EQ(a1.live, a0.live) << "mmap bytes are not malloc bytes";
+  // Resident: what was touched, not what was mapped (an arena reserved up front).
+  EXPECT_EQ(a1.resident, a0.resident) << "an untouched read-write mapping holds no memory yet";
+  for (size_t off = 0; off < (256u << 10); off += page) p[off] = 1;
+  EXPECT_EQ(figures(kA).resident - a0.resident, 256 << 10);
   // A hole in the middle splits the region; B unmapping it changes A's figure.
   ASSERT_EQ(leaky_b_munmap(p + 4 * page, page), 0);
   Figures a2 = figures(kA);
   EXPECT_EQ(a2.mmap - a0.mmap, int64_t(1 << 20) - int64_t(page));
   EXPECT_EQ(a2.regions - a0.regions, 2);
+  EXPECT_EQ(a2.resident - a0.resident, int64_t(256 << 10) - int64_t(page)) << "the hole was a touched page";
   ASSERT_EQ(leaky_a_munmap(p, 1 << 20), 0);  // the rest, hole included
   Figures a3 = figures(kA);
   EXPECT_EQ(a3.mmap, a0.mmap);
   EXPECT_EQ(a3.regions, a0.regions);
+  EXPECT_EQ(a3.resident, a0.resident);
 
   int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
   ASSERT_GE(fd, 0);
