@@ -9,6 +9,7 @@ import { dirname, resolve } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
+import { localPostgresOrRelaunch, redactedUrl } from '../js/postgres.js';
 import { parseOptions, usage, UsageError } from './options.js';
 import { DEFAULT_BASELINE, RUNTIMES, variants as makeVariants } from './paths.js';
 import { buildReport } from './report.js';
@@ -81,12 +82,17 @@ export async function main(argv) {
     process.stderr.write(`stress:compare: ${e.message}\n\n${usage()}`);
     return EXIT.USAGE;
   }
+  // --postgres local: the comparison runs again beside one throwaway server
+  // for all its runs (each run has a schema of its own).
+  const underCluster = localPostgresOrRelaunch(o, { program: 'stress:compare', err: (s) => process.stderr.write(s) });
+  if (underCluster !== null) return await underCluster;
 
   const started = Date.now();
   const loadStart = loadavg();
   const notes = [...new Set(variants.map((v) => v.note).filter(Boolean))];
   const w = UNIT_WORDS[o.unit];
-  const work = o.target ? `target ${o.target}` : `workload ${o.workload}`;
+  const work = o.target ? `target ${o.target}`
+    : `workload ${o.workload} on ${o.backends.join(' and ')}${o.postgres !== null ? ` (${redactedUrl(o.postgres)})` : ''}`;
   say(`${variants.length} paths x ${o.runs} runs of ${o.queries.toLocaleString('en-US')} ${w.many} (${work}), ` +
     `interleaved; baseline ${baseline}; timeout ${o.timeoutS} s per run; build ${o.out}`);
   for (const n of notes) say(n);

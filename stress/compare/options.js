@@ -6,6 +6,8 @@ import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
 
 import { parseCount } from '../js/options.js';
+import { checkPostgresOption } from '../js/postgres.js';
+import { BACKENDS, DEFAULT_BACKEND } from '../js/workload-backend.js';
 import { DEFAULT_WORKLOAD, WORKLOAD_NAMES, workloadNames } from '../js/workload-spec.js';
 import { DEFAULT_BASELINE, PATHS, PATH_NAMES, RUNTIMES, TARGET_PATHS, TARGET_PATH_NAMES, parseLabelled, pathsOf } from './paths.js';
 
@@ -46,6 +48,14 @@ throughput against a baseline with Welch's t-test.  docs/compare.md.
                       (below); with it --iterations N (default ${DEFAULT_QUERIES}),
                       --target-option K=V (repeatable) and --workers N go to
                       every driver; --queries, --workload and --dal do not apply
+  --backends LIST     comma-separated backends to run every path on: ${BACKENDS.join(', ')}
+                      (default ${DEFAULT_BACKEND}; with --postgres alone, postgres); each
+                      becomes a variant of every path, named <path>@<backend>
+  --postgres URL|local
+                      the PostgreSQL database of the postgres variants, or
+                      local: one throwaway server for the whole comparison
+                      (scripts/lib/pg-cluster.sh), stopped on every exit path;
+                      each run has a schema of its own (docs/dalstress.md)
   --baseline NAME     the path (or variant) the others are compared with
                       (default ${DEFAULT_BASELINE}, or its first variant)
   --dal [LABEL=]FILE  a libdal.so to load (repeatable: each becomes a variant
@@ -56,7 +66,8 @@ ${binaryHelp}
                       libdal.so and dalkit.node (default build/out, built by
                       scripts/setup.sh when missing)
   --timeout S         seconds before a run counts as hung and its process
-                      group is killed (default 120 + queries x 200 us)
+                      group is killed (default 120 + queries x 200 us, or
+                      x 2 ms when a postgres variant runs)
   --json FILE         write the comparison (docs/compare.md), with every
                       run's full monitor report
   --html FILE         write the self-contained HTML report of the comparison
@@ -80,6 +91,27 @@ wrong answers, error verdict, wrong DAL loaded) -- named with its stderr tail;
 `;
 }
 
+/** --backends (and --postgres): the backends to run, in BACKENDS order, each once. */
+function backendsOf(v) {
+  if (v.postgres !== undefined) {
+    const why = checkPostgresOption(v.postgres);
+    if (why !== null) throw new UsageError(why);
+  }
+  if (v.backends === undefined) return [v.postgres !== undefined ? 'postgres' : DEFAULT_BACKEND];
+  const list = v.backends.split(',').map((s) => s.trim()).filter(Boolean);
+  if (!list.length) throw new UsageError('option --backends: empty list');
+  for (const b of list) {
+    if (!BACKENDS.includes(b)) throw new UsageError(`option --backends: unknown backend '${b}' (expected ${BACKENDS.join(', ')})`);
+  }
+  if (list.includes('postgres') && v.postgres === undefined) {
+    throw new UsageError('option --backends: postgres needs --postgres URL|local (the database, or a throwaway local server)');
+  }
+  if (!list.includes('postgres') && v.postgres !== undefined) {
+    throw new UsageError('option --postgres: no postgres in --backends');
+  }
+  return BACKENDS.filter((b) => list.includes(b));
+}
+
 /**
  * Parse argv (flags only).  root: the repository; cwd: where relative paths
  * given by the user start.  Throws UsageError on any problem.
@@ -97,6 +129,8 @@ export function parseOptions(argv, root, cwd = root) {
         queries: { type: 'string' },
         workload: { type: 'string' },
         baseline: { type: 'string' },
+        backends: { type: 'string' },
+        postgres: { type: 'string' },
         dal: { type: 'string', multiple: true },
         ...Object.fromEntries(BINARY_OPTIONS.map(({ option }) => [option.slice(2), { type: 'string', multiple: true }])),
         out: { type: 'string' },
@@ -132,7 +166,7 @@ export function parseOptions(argv, root, cwd = root) {
   // --target FILE: its own count, options and paths; the workload's flags refused.
   const target = v.target;
   if (target === '') throw new UsageError('option --target: empty file name');
-  for (const [k, forTarget] of [['queries', false], ['workload', false], ['dal', false],
+  for (const [k, forTarget] of [['queries', false], ['workload', false], ['dal', false], ['backends', false], ['postgres', false],
     ['iterations', true], ['target-option', true], ['workers', true]]) {
     if (v[k] === undefined || forTarget === (target !== undefined)) continue;
     throw new UsageError(forTarget ? `option --${k} needs --target FILE`
@@ -152,6 +186,11 @@ export function parseOptions(argv, root, cwd = root) {
       : v.iterations !== undefined ? count(v.iterations, '--iterations', 1, 2 ** 50) : DEFAULT_QUERIES,
     workload: v.workload ?? DEFAULT_WORKLOAD,
     baseline: v.baseline ?? null,
+    backends: backendsOf(v),
+    // Whether the variants' names say their backend (--backends or --postgres given).
+    backendLabels: v.backends !== undefined || v.postgres !== undefined,
+    // 'local', a postgres:// URL (main.js turns 'local' into its server's URL), or null.
+    postgres: v.postgres ?? null,
     dals: labelled(v.dal, '--dal'),
     // runtime -> the binaries given with its option (--node, --bun)
     binaries: Object.fromEntries(BINARY_OPTIONS.map(({ runtime, option }) => [runtime, labelled(v[option.slice(2)], option, true)])),
@@ -190,7 +229,7 @@ export function parseOptions(argv, root, cwd = root) {
     throw new UsageError(`option --workload: '${o.workload}' (expected ${workloadNames().join(', ')}, or a workload file)`);
   }
   if (v.timeout !== undefined) o.timeoutS = count(v.timeout, '--timeout', 1, 7 * 86400);
-  else o.timeoutS = Math.ceil(120 + o.queries * 200e-6);
+  else o.timeoutS = Math.ceil(120 + o.queries * (o.backends.includes('postgres') ? 2e-3 : 200e-6));
   for (const [k, f] of [['--json', v.json], ['--html', v.html], ['--out', v.out]]) {
     if (f === '') throw new UsageError(`option ${k}: empty file name`);
   }

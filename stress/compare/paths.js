@@ -169,7 +169,8 @@ function uniqueLabels(items) {
 
 /**
  * The variants to run, in column order: for each selected path, each --dal
- * (or the default DAL) times each binary of its runtime (or the default).
+ * (or the default DAL) times each binary of its runtime (or the default)
+ * times each backend (--backends; named only when given).
  * o: the parsed options (options.js; o.binaries: runtime -> [{label, path}]).
  */
 export function variants(o) {
@@ -182,16 +183,19 @@ export function variants(o) {
   for (const p of pathRecords(o).filter((x) => o.paths.includes(x.name))) {
     for (const dal of dals) {
       for (const bin of binaries(p.runtime)) {
-        const labels = [dal?.label, bin?.label].filter(Boolean);
-        list.push({
-          name: labels.length ? `${p.name}@${labels.join('+')}` : p.name,
-          path: p.name,
-          runtime: p.runtime,
-          about: p.about,
-          note: p.note,
-          dal,
-          binary: bin,
-        });
+        for (const backend of o.target ? [null] : o.backends) {
+          const labels = [dal?.label, bin?.label, o.backendLabels ? backend : null].filter(Boolean);
+          list.push({
+            name: labels.length ? `${p.name}@${labels.join('+')}` : p.name,
+            path: p.name,
+            runtime: p.runtime,
+            about: p.about,
+            note: p.note,
+            dal,
+            binary: bin,
+            backend,
+          });
+        }
       }
     }
   }
@@ -235,7 +239,7 @@ export function command(v, o, root, jsonFile) {
   const work = o.target
     ? ['--target', o.target, '--iterations', String(o.queries), ...o.targetOptions.flatMap((t) => ['--target-option', t]),
       ...(o.workers !== null ? ['--workers', String(o.workers)] : [])]
-    : ['--queries', String(o.queries), '--workload', o.workload];
+    : ['--queries', String(o.queries), '--workload', o.workload, ...(v.backend === 'postgres' ? ['--postgres', o.postgres] : [])];
   const driverArgs = [...work, '--json', jsonFile, '--progress', 'off'];
   const out = o.out;
   const env = { ...process.env, DALKIT_SHIM: join(out, 'libdalshim.so'), DALKIT_ADDON: join(out, 'dalkit.node') };

@@ -6,6 +6,7 @@
 import { cpus, loadavg } from 'node:os';
 import process from 'node:process';
 
+import { redactedArgs, redactedUrl } from '../js/postgres.js';
 import { RUNTIMES } from './paths.js';
 
 export const SCHEMA = 'dalkit-compare-report';
@@ -23,6 +24,7 @@ export function buildReport({ o, argv, variants, attempts, summaries, baseline, 
       note: v.note,
       dal: v.dal ? { label: v.dal.label, file: v.dal.path } : null,
       binary: v.binary ? { label: v.binary.label, file: v.binary.path } : null,
+      backend: v.backend, // sqlite or postgres (null with --target)
       summary: summaries.get(v.name),
       attempts: list.map((a) => ({
         round: a.round,
@@ -35,7 +37,7 @@ export function buildReport({ o, argv, variants, attempts, summaries, baseline, 
         duration_s: a.duration_s,
         dal_loaded: a.dal_loaded,
         bare_rss_bytes: a.bare_rss_bytes ?? null,
-        command: a.command,
+        command: a.command && redactedArgs(a.command),
         stderr_tail: a.stderr_tail,
         run_index: a.report ? index++ : null,
       })),
@@ -58,7 +60,7 @@ export function buildReport({ o, argv, variants, attempts, summaries, baseline, 
     kind: 'compare',
     started_unix_ms: started,
     finished_unix_ms: Date.now(),
-    argv,
+    argv: redactedArgs(argv),
     options: {
       paths: o.paths,
       runs: o.runs,
@@ -72,6 +74,8 @@ export function buildReport({ o, argv, variants, attempts, summaries, baseline, 
       timeout_s: o.timeoutS,
       out: o.out,
       dal: o.dals.map((d) => ({ label: d.label, file: d.path })),
+      backends: o.target ? null : o.backends,
+      postgres: o.postgres === null ? null : redactedUrl(o.postgres), // the password never written
       // "node": the --node binaries, "bun": the --bun ones (paths.js RUNTIMES).
       ...Object.fromEntries(Object.entries(o.binaries).map(([runtime, list]) => [RUNTIMES[runtime].option.slice(2),
         list.map((d) => ({ label: d.label, file: d.path }))])),

@@ -34,6 +34,9 @@ export function redactedUrl(url) {
   return String(url).replace(/^([a-z]+:\/\/[^:/?#@]*:)[^/?#]*@/, '$1***@');
 }
 
+/** A command line with every PostgreSQL URL in it redacted (for reports). */
+export const redactedArgs = (args) => args.map((a) => (isPostgresUrl(a) ? redactedUrl(a) : a));
+
 /** The value of --postgres checked: 'local', a URL, or a UsageError's message (a string). */
 export function checkPostgresOption(value) {
   if (value === 'local' || isPostgresUrl(value)) return null;
