@@ -17,6 +17,8 @@ Checks:
   --judged LAYER         LAYER is in the report and was judged ("leak" or
                          "no leak"), not n/a or insufficient (repeatable): with
                          --clean, a layer of the run that must be there
+  --absent LAYER         LAYER is not in the report at all (repeatable): a layer
+                         that does not apply to the run (pg_* on SQLite)
   --queries N            counts.queries == N and counts.errors == 0
   --bytes-per-trip N     (bytes_in + bytes_out) / queries == N exactly
   --extrapolate-mb N     floor(1e8 * bytes per trip / 2^20) == N, and the
@@ -61,7 +63,7 @@ def main(argv):
     opts, cmd = argv[:split], argv[split + 1:]
     want_exit = None
     use_json = clean = False
-    leaks, judged, stdout_has, stderr_has = [], [], [], []
+    leaks, judged, absent, stdout_has, stderr_has = [], [], [], [], []
     queries = per_trip = extrapolate = samples_every = None
     allowed = []
     timeout = 600.0
@@ -74,6 +76,7 @@ def main(argv):
         elif o == "--clean": clean = use_json = True; i += 1
         elif o == "--leak": leaks.append(val); use_json = True; i += 2
         elif o == "--judged": judged.append(val); use_json = True; i += 2
+        elif o == "--absent": absent.append(val); use_json = True; i += 2
         elif o == "--also-allowed": allowed.extend(val.split(",")); use_json = True; i += 2
         elif o == "--queries": queries = int(val); use_json = True; i += 2
         elif o == "--bytes-per-trip": per_trip = int(val); use_json = True; i += 2
@@ -156,6 +159,9 @@ def main(argv):
         for name in judged:
             if layers.get(name, {}).get("verdict") not in ("leak", "no leak"):
                 fail("layer %s is %r, expected a verdict" % (name, layers.get(name, {}).get("verdict", "missing")))
+        for name in absent:
+            if name in layers:
+                fail("layer %s is in the report (%r), expected none" % (name, layers[name]["verdict"]))
         for name in leaks:
             if name not in verdict["leaking_layers"]:
                 fail("layer %s not named as leaking (leaking: %r)" % (name, verdict["leaking_layers"]))
