@@ -79,7 +79,7 @@ class NodeSession {
   // The response of q, read from the buffer it is in: read(bytes, n, id).
   #query(q, read) {
     const id = this.#nextId();
-    const req = encodeBytes(q.request(id)); // msgpackr's buffer: valid until the next encode
+    const req = encodeBytes(q.request(id)); // a reused buffer: valid until the next encode
     const n = this.#db.queryInto(req, scratch);
     if (n <= scratch.length) return read(scratch, n, id);
     const own = Buffer.alloc(n);

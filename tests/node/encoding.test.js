@@ -66,6 +66,28 @@ test('the C++ encoder and lib/codec.js produce the same bytes for the same query
   }
 });
 
+test('every form boundary: the C++ encoder and lib/codec.js write the same bytes', () => {
+  const ints = [127, 128, 255, 256, 65535, 65536, 2 ** 32 - 1, 2 ** 32, 2 ** 40 + 5, -32, -33, -128, -129, -32768,
+    -32769, -(2 ** 31), -(2 ** 31) - 1, -(2 ** 40) - 7, -Number.MAX_SAFE_INTEGER, 0.1, -(2 ** 53),
+    2n ** 32n - 1n, 2n ** 32n, 2n ** 63n, -(2n ** 31n), -(2n ** 31n) - 1n, 0n];
+  const sized = (n) => [Array.from({ length: n }, (_, i) => i), Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i])),
+    new Uint8Array(n), 'a'.repeat(n), 'é'.repeat(n)];
+  const values = [...ints, ...[15, 16, 31, 32, 255, 256, 65535, 65536].flatMap(sized), '\ud800', 'a\udc00b', '😀'.repeat(9),
+    { __proto__: null, ['__proto__']: 1 }, { 2: 'a', 1: 'b', z: 1 }, { deep: [[[{ a: [1n, -5, 'ü'] }]]] }];
+  for (const [i, v] of values.entries()) {
+    const q = find(v);
+    for (const id of [5, 2 ** 40, 2n ** 62n]) {
+      assert.equal(hex(codec.encodeRequest(q.request(id), true)), hex(bytes(q, id)), `value ${i} id ${id}`);
+    }
+  }
+});
+
+test('a getter that encodes a query itself does not disturb the encoding it runs in', () => {
+  const inner = find({ x: 'inner' });
+  const outer = find({ a: 1, get b() { codec.encodeRequest(inner.request(2)); return 'x'.repeat(40); }, c: [3] });
+  assert.equal(hex(codec.encodeRequest(outer.request(1))), hex(bytes(outer)));
+});
+
 test('refusals are TypeErrors naming the path; nothing is sent', () => {
   const cyclic = { a: 1 };
   cyclic.self = cyclic;

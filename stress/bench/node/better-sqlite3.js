@@ -7,7 +7,8 @@
 //              per query (an ad-hoc query); the addon sends the builder query
 //              (the DAL prepares or takes its statement cache).
 //   rows10     10 rows from an indexed table: better-sqlite3 with a cached
-//              statement (prepared once), the addon through the builder.
+//              statement (prepared once), the addon through the builder and
+//              as fixed request bytes through queryInto.
 //
 //   node stress/bench/node/better-sqlite3.js [--rounds 5] [--queries 100000]
 import { createRequire } from 'node:module';
@@ -44,6 +45,8 @@ const REF_SQL = 'SELECT * FROM "data" WHERE "a" = ? AND "b" > ?'; // what the DA
 const ROWS_SQL = 'SELECT * FROM "items" WHERE "grp" = ?';
 const rowsStmt = bsq.prepare(ROWS_SQL);
 const check = (ok) => { if (!ok) throw new Error('wrong answer'); };
+const rowsRequest = db.encode(db.In('items').Find({ grp: 7 }), 1);
+const rowsResponseLength = db.queryRaw(rowsRequest).length;
 
 const reference = await interleave({
   'better-sqlite3 prepare per query': () => rate(n, () => {
@@ -60,6 +63,9 @@ const reference = await interleave({
 const rows10 = await interleave({
   'better-sqlite3 cached statement': () => rate(n, (i) => check(rowsStmt.all(i % GROUPS).length === 10)),
   'addon builder': () => rate(n, (i) => check(db.In('items').Find({ grp: i % GROUPS }).all().length === 10)),
+  // The same rows request as fixed bytes: the DAL and the boundary without
+  // the builder, the codec and row objects.
+  'addon into': () => rate(n, () => check(db.queryInto(rowsRequest, target) === rowsResponseLength)),
 }, rounds);
 
 db.close();
