@@ -17,25 +17,25 @@ namespace dalmon {
 // inventing a zero that would look like a flat, clean series.  Only the
 // figures the monitor samples are here: a field is added with its Metric.
 struct NativeStats {
-  int64_t go_heap_inuse = -1;           // DAL_STAT_GO_HEAP_INUSE
-  int64_t go_heap_alloc = -1;           // DAL_STAT_GO_HEAP_ALLOC (live bytes right after a forced GC)
-  int64_t go_gc_cycles = -1;            // DAL_STAT_GO_GC_CYCLES
-  int64_t go_sys = -1;                  // DAL_STAT_GO_SYS
-  int64_t dal_buffers_live = -1;        // DAL_STAT_BUFFERS_LIVE
-  int64_t dal_buffer_bytes_live = -1;   // DAL_STAT_BUFFER_BYTES_LIVE
-  int64_t sqlite_memory_used = -1;      // DAL_STAT_SQLITE_MEMORY_USED
-  int64_t sqlite_connections = -1;      // DAL_STAT_CONNECTIONS_OPEN
-  int64_t dal_statements_live = -1;     // DAL_STAT_STATEMENTS_LIVE
-  int64_t dal_planted_bytes = -1;       // DAL_STAT_PLANTED_BYTES (test-only planted leaks)
-  int64_t goroutines = -1;              // DAL_STAT_GOROUTINES (dal.h 1.2)
+  int64_t go_heap_inuse = -1;          // DAL_STAT_GO_HEAP_INUSE
+  int64_t go_heap_alloc = -1;          // DAL_STAT_GO_HEAP_ALLOC (live bytes right after a forced GC)
+  int64_t go_gc_cycles = -1;           // DAL_STAT_GO_GC_CYCLES
+  int64_t go_sys = -1;                 // DAL_STAT_GO_SYS
+  int64_t dal_buffers_live = -1;       // DAL_STAT_BUFFERS_LIVE
+  int64_t dal_buffer_bytes_live = -1;  // DAL_STAT_BUFFER_BYTES_LIVE
+  int64_t sqlite_memory_used = -1;     // DAL_STAT_SQLITE_MEMORY_USED
+  int64_t sqlite_connections = -1;     // DAL_STAT_CONNECTIONS_OPEN
+  int64_t dal_statements_live = -1;    // DAL_STAT_STATEMENTS_LIVE
+  int64_t dal_planted_bytes = -1;      // DAL_STAT_PLANTED_BYTES (test-only planted leaks)
+  int64_t goroutines = -1;             // DAL_STAT_GOROUTINES (dal.h 1.2)
   // PostgreSQL's (dal.h 1.2): -1 while no PostgreSQL handle is open.
-  int64_t pg_pool_total = -1;       // DAL_STAT_PG_POOL_TOTAL
-  int64_t pg_pool_idle = -1;        // DAL_STAT_PG_POOL_IDLE
-  int64_t pg_pool_acquired = -1;    // DAL_STAT_PG_POOL_ACQUIRED
-  int64_t pg_connections = -1;      // DAL_STAT_PG_CONNECTIONS
-  int64_t pg_server_sessions = -1;  // DAL_STAT_PG_SERVER_SESSIONS
-  int64_t pg_statements = -1;       // DAL_STAT_PG_STATEMENTS
-  int64_t pg_replica_skips = -1;    // DAL_STAT_PG_REPLICA_SKIPS
+  int64_t pg_pool_total = -1;           // DAL_STAT_PG_POOL_TOTAL
+  int64_t pg_pool_idle = -1;            // DAL_STAT_PG_POOL_IDLE
+  int64_t pg_pool_acquired = -1;        // DAL_STAT_PG_POOL_ACQUIRED
+  int64_t pg_connections = -1;          // DAL_STAT_PG_CONNECTIONS
+  int64_t pg_server_sessions = -1;      // DAL_STAT_PG_SERVER_SESSIONS
+  int64_t pg_statements = -1;           // DAL_STAT_PG_STATEMENTS
+  int64_t pg_replica_skips = -1;        // DAL_STAT_PG_REPLICA_SKIPS
   int64_t shim_buffers_live = -1;       // shim-owned buffers not yet released
   int64_t shim_buffer_bytes_live = -1;  // bytes held by them
 };

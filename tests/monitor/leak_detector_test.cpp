@@ -271,7 +271,8 @@ TEST(ConnectionLayers, OneConnectionPerThousandQueriesIsLeak) {
   // plant_leak=connection's default: +1 every 1,000 queries (40 after
   // warm-up, 5x the threshold), over a pool that filled during warm-up.
   for (Layer l : {Layer::PgConnections, Layer::PgServerSessions}) {
-    auto v = judge_pg(l, pg_run([](double q) { return std::min(8.0, 1 + std::floor(q / 500)) + std::floor(q / 1000); }));
+    auto v =
+        judge_pg(l, pg_run([](double q) { return std::min(8.0, 1 + std::floor(q / 500)) + std::floor(q / 1000); }));
     EXPECT_EQ(v.status, VerdictStatus::Leak) << v.reason;
   }
 }

@@ -91,6 +91,7 @@ func TestPostgresReplicaRouting(t *testing.T) {
 	// The replica stopped: reads go to the primary, and the failure is
 	// counted (once per retry period, not once per read).
 	before := postgres.ReadCounters().ReplicaFailures
+	skipsBefore := postgres.ReadFigures(false).ReplicaSkips
 	restartReplica := stopServer(t, "replica")
 	for i := 0; i < 20; i++ {
 		if n := tryCount(h, db, "t"); n != 11 {
@@ -99,6 +100,12 @@ func TestPostgresReplicaRouting(t *testing.T) {
 	}
 	if d := postgres.ReadCounters().ReplicaFailures - before; d < 1 || d > 2 {
 		t.Errorf("replica failures counted: %d, want 1 (or 2 across a retry period)", d)
+	}
+	// DAL_STAT_PG_REPLICA_SKIPS counts the reads, each of which passed over
+	// the one replica: the one that found it failing and those that found
+	// it marked down.
+	if d := postgres.ReadFigures(false).ReplicaSkips - skipsBefore; d != 20 {
+		t.Errorf("reads that skipped the replica: %d, want 20", d)
 	}
 	restartReplica()
 	time.Sleep(1100 * time.Millisecond) // past the replica's retry period
