@@ -90,7 +90,7 @@ if setup_or_record release "$root/build-release" -DCMAKE_BUILD_TYPE=Release; the
   times+=("Release build $(took "$t")")
   t=$SECONDS
   run_ctest release "$root/build-release" -LE 'go|valgrind|lint|configure|compare|browser|ffi|targets' \
-    -E '^node_(stress_clean|stress_workload|stress_plant_js_.*|target_.*)$'
+    -E '^(node_(stress_clean|stress_workload|stress_plant_js_.*|target_.*)|postgres_.*)$'
   times+=("Release tests $(took "$t")")
 fi
 t=$SECONDS
@@ -113,7 +113,7 @@ times_txt=""
 for x in "${times[@]}"; do times_txt+="${times_txt:+, }$x"; done
 read -r passed failed skipped < <(awk '{p+=$1; f+=$2; s+=$3} END {print p+0, f+0, s+0}' "$counts")
 quiet_say "ran: ctest in build/ (every label), in build-release/ (Release; every label but go, valgrind, lint," \
-  "configure, compare, browser, ffi and targets, and the long JS-subject Node runs), a clang build of the product code in build-clang/, and in build-asan/ (ASan+UBSan+LSan;" \
+  "configure, compare, browser, ffi and targets, the long JS-subject Node runs and the drivers' postgres_* runs), a clang build of the product code in build-clang/, and in build-asan/ (ASan+UBSan+LSan;" \
   "every label but go, valgrind and targets);" \
   "took $(took "$t0")${times_txt:+ ($times_txt)}"
 echo "$passed passed, $failed failed, $skipped skipped"
