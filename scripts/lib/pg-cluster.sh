@@ -49,6 +49,7 @@ die() {
 
 find_bin() {
   if [ -n "${DALKIT_PG_BIN:-}" ]; then
+    [ -x "$DALKIT_PG_BIN/initdb" ] || die "DALKIT_PG_BIN=$DALKIT_PG_BIN has no initdb (Debian's are in /usr/lib/postgresql/N/bin: install the package postgresql with scripts/deps.sh)"
     echo "$DALKIT_PG_BIN"
     return
   fi

@@ -19,9 +19,10 @@
       no server.
 
   check_postgres.py bad-url -- DRIVER [ARG...]
-      An unreachable server (a URL with a password) and a malformed
-      --postgres value: exit 2, a message naming the problem, and the
-      password nowhere in the output.
+      An unreachable server (a URL with a password), a malformed
+      --postgres value and --postgres local without PostgreSQL's binaries:
+      exit 2, a message naming the problem (and how to install them), and
+      the password nowhere in the output.
 """
 import glob
 import os
@@ -180,6 +181,13 @@ def check_bad_url(driver):
     if rc != 2 or "--postgres" not in err or secret in out + err:
         fail(f"--postgres mysql://...: exit {rc} (expected 2 with a message about --postgres, no password)\n{err}")
     print("ok: a malformed --postgres value is exit 2", file=sys.stderr)
+    # --postgres local without the server's binaries: exit 2, saying how to install them.
+    env = dict(os.environ, DALKIT_PG_BIN="/nonexistent")
+    r = subprocess.run(driver + ["--postgres", "local", "--queries", "10"], capture_output=True, text=True,
+                       timeout=120, env=env)
+    if r.returncode != 2 or "scripts/deps.sh" not in r.stderr:
+        fail(f"--postgres local without PostgreSQL: exit {r.returncode} (expected 2, naming scripts/deps.sh)\n{r.stderr}")
+    print("ok: --postgres local without PostgreSQL's binaries is exit 2, naming scripts/deps.sh", file=sys.stderr)
 
 
 def main():
