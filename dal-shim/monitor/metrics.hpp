@@ -17,7 +17,7 @@ enum class Metric : int {
   JsExternal,        // memory owned by JS objects outside the heap (Node external)
   JsArrayBuffers,    // ArrayBuffer backing stores (Node arrayBuffers, part of external)
   Rss,               // resident set size
-  RssOutsideJsHeap,  // rss minus js_heap_total: what the rss layer judges
+  RssOutsideJsHeap,  // anonymous rss minus js_heap_total: what the rss layer judges
   MallocInUse,       // glibc bytes in use
   GoHeapInuse,       // Go heap spans in use
   GoHeapAlloc,       // Go live objects (after forced GC)

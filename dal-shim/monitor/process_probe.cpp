@@ -8,18 +8,27 @@
 
 namespace dalmon {
 
-int64_t LinuxProcessProbe::rss_bytes() noexcept {
+void LinuxProcessProbe::rss_figures(int64_t& rss, int64_t& rss_anon) noexcept {
   // statm is one short line and needs no parsing of keys, so it is the
-  // cheapest source; field 2 is resident pages.
+  // cheapest source: field 2 is resident pages, field 3 the resident pages
+  // backed by a file or shared memory (RssFile + RssShmem of
+  // /proc/self/status), so 2 - 3 is RssAnon.
+  rss = rss_anon = -1;
   std::FILE* f = std::fopen("/proc/self/statm", "re");
-  if (!f) return -1;
-  long long size = 0, resident = 0;
-  int got = std::fscanf(f, "%lld %lld", &size, &resident);
+  if (!f) return;
+  long long size = 0, resident = 0, shared = 0;
+  int got = std::fscanf(f, "%lld %lld %lld", &size, &resident, &shared);
   std::fclose(f);
-  if (got != 2) return -1;
   long page = sysconf(_SC_PAGESIZE);
-  if (page <= 0) return -1;
-  return static_cast<int64_t>(resident) * page;
+  if (got != 3 || page <= 0) return;
+  rss = static_cast<int64_t>(resident) * page;
+  rss_anon = static_cast<int64_t>(resident - shared) * page;
+}
+
+int64_t LinuxProcessProbe::rss_bytes() noexcept {
+  int64_t rss = -1, anon = -1;
+  rss_figures(rss, anon);
+  return rss;
 }
 
 int64_t LinuxProcessProbe::malloc_in_use_bytes() noexcept {
@@ -39,7 +48,7 @@ int64_t LinuxProcessProbe::malloc_in_use_bytes() noexcept {
 
 ProcessFigures LinuxProcessProbe::read() noexcept {
   ProcessFigures f;
-  f.rss = rss_bytes();
+  rss_figures(f.rss, f.rss_anon);
   f.malloc_in_use = malloc_in_use_bytes();
   struct rusage ru {};
   if (getrusage(RUSAGE_SELF, &ru) == 0) {

@@ -7,6 +7,7 @@ namespace dalmon {
 
 struct ProcessFigures {
   int64_t rss = -1;            // resident set size, bytes (page-granular)
+  int64_t rss_anon = -1;       // its anonymous part: RSS less file-backed and shared pages
   int64_t malloc_in_use = -1;  // glibc heap bytes in use: mallinfo2 uordblks + hblkhd
   double cpu_user_s = 0;       // getrusage(RUSAGE_SELF)
   double cpu_sys_s = 0;
@@ -27,6 +28,8 @@ class LinuxProcessProbe final : public ProcessProbe {
 
   // Helpers exposed on their own so that the startup mark can read RSS alone.
   static int64_t rss_bytes() noexcept;
+  // RSS and its anonymous part from one read of statm: {rss, rss_anon}.
+  static void rss_figures(int64_t& rss, int64_t& rss_anon) noexcept;
   static int64_t malloc_in_use_bytes() noexcept;
 };
 
