@@ -66,8 +66,11 @@ extern "C" {
 **    other meanings inside libdalshim.so); dalmon_mark_interrupted and the
 **    run parameter verbose added.
 ** 2.1: run parameter unit=query|iteration (a --target counts iterations).
-** 2.2: dalmon_borderline and dalmon_mark_confirmation (--confirm). */
-#define DALMON_VERSION_NUMBER 2002000
+** 2.2: dalmon_borderline and dalmon_mark_confirmation (--confirm).
+** 2.3: layers goroutines, pg_connections, pg_server_sessions, pg_statements
+**      (and their slope.<layer>/growth.<layer> run parameters), from dal.h
+**      1.2's stats. */
+#define DALMON_VERSION_NUMBER 2003000
 /* The JSON report's "version" field (docs/report-schema.md).  3: run.unit;
 ** the layers of the DAL are listed only when the DAL was loaded. */
 #define DALMON_REPORT_SCHEMA_VERSION 3
