@@ -22,7 +22,7 @@ import { relaunchArgs } from './attribute.js';
 /** The script that runs a command beside a throwaway cluster. */
 export const PG_CLUSTER_SCRIPT = fileURLToPath(new URL('../../scripts/lib/pg-cluster.sh', import.meta.url));
 // Set for the driver pg-cluster.sh runs: it takes $DALKIT_PG_URL instead
-// of starting a server again.
+// of starting a server again ('1'; '2' once it has said where the server is).
 const CHILD_MARK = 'DALKIT_PG_LOCAL_CHILD';
 
 /** Whether s is a URL the DAL opens as PostgreSQL (dal.h, POSTGRESQL). */
@@ -60,15 +60,20 @@ export const dropSchemaSql = (schema) => `DROP SCHEMA IF EXISTS "${schema}" CASC
  */
 export function localPostgresOrRelaunch(o, { program, err }) {
   if (o.postgres !== 'local') return null;
-  if (process.env[CHILD_MARK] === '1') {
+  const mark = process.env[CHILD_MARK];
+  if (mark === '1' || mark === '2') {
     const url = process.env.DALKIT_PG_URL ?? '';
     if (!isPostgresUrl(url)) {
       err(`${program}: --postgres local: ${CHILD_MARK} is set but DALKIT_PG_URL is not a postgres:// URL\n`);
       return Promise.resolve(2);
     }
     o.postgres = url;
-    err(`${program}: --postgres local: a throwaway server at ${url} in ${process.env.DALKIT_PG_CLUSTER ?? '(unknown)'}, ` +
-      `stopped when ${program} exits\n`);
+    // Said once: "2" tells a copy started again (--attribute) it was said.
+    if (mark === '1') {
+      err(`${program}: --postgres local: a throwaway server at ${url} in ${process.env.DALKIT_PG_CLUSTER ?? '(unknown)'}, ` +
+        `stopped when ${program} exits\n`);
+      process.env[CHILD_MARK] = '2';
+    }
     return null;
   }
   const deno = globalThis.Deno;

@@ -20,7 +20,8 @@ namespace dalstress {
 namespace {
 
 // Set for the copy pg-cluster.sh runs: it uses $DALKIT_PG_URL instead of
-// starting a server again.  The JS drivers set and read the same name.
+// starting a server again ("1"; "2" once it has said where the server is).
+// The JS drivers set and read the same name and values.
 constexpr const char* kChildMark = "DALKIT_PG_LOCAL_CHILD";
 
 std::string base36(uint64_t v) {
@@ -37,16 +38,22 @@ std::string base36(uint64_t v) {
 bool is_postgres_url(std::string_view s) { return s.rfind("postgres://", 0) == 0 || s.rfind("postgresql://", 0) == 0; }
 
 bool under_local_postgres(char** argv, std::string& url, std::string& error) {
-  if (const char* mark = std::getenv(kChildMark); mark && std::string_view(mark) == "1") {
+  const char* mark = std::getenv(kChildMark);
+  if (mark && (std::string_view(mark) == "1" || std::string_view(mark) == "2")) {
     const char* u = std::getenv("DALKIT_PG_URL");
     if (!u || !is_postgres_url(u)) {
       error = std::string(kChildMark) + " is set but DALKIT_PG_URL is not a postgres:// URL";
       return false;
     }
     url = u;
-    const char* dir = std::getenv("DALKIT_PG_CLUSTER");
-    std::fprintf(stderr, "dalstress: --postgres local: a throwaway server at %s in %s, stopped when dalstress exits\n",
-                 u, dir ? dir : "(unknown)");
+    // Said once: "2" tells a copy started again (--attribute) it was said.
+    if (std::string_view(mark) == "1") {
+      const char* dir = std::getenv("DALKIT_PG_CLUSTER");
+      std::fprintf(stderr,
+                   "dalstress: --postgres local: a throwaway server at %s in %s, stopped when dalstress exits\n", u,
+                   dir ? dir : "(unknown)");
+      setenv(kChildMark, "2", 1);
+    }
     return true;
   }
   const std::string script = DALSTRESS_PG_CLUSTER_SCRIPT;
