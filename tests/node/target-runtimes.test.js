@@ -16,7 +16,8 @@ import { root, tempDir } from './helpers.js';
 const BIN = join(root, 'node_modules', '.bin');
 const TARGETS = join(root, 'stress', 'targets');
 const PROCESS_LAYERS = ['js_heap', 'js_external', 'rss', 'malloc'];
-const ALL_LAYERS = [...PROCESS_LAYERS, 'go_heap', 'sqlite', 'dal_buffers', 'shim_buffers', 'statements'];
+// The DAL's layers on SQLite (the pg_* ones need a PostgreSQL handle).
+const ALL_LAYERS = [...PROCESS_LAYERS, 'go_heap', 'sqlite', 'dal_buffers', 'shim_buffers', 'statements', 'goroutines'];
 const COMMAND = {
   bun: [join(BIN, 'bun'), join(root, 'stress.ts')],
   deno: [join(BIN, 'deno'), 'run', '--allow-ffi', '--allow-read', '--allow-write', '--allow-env', '--allow-sys', join(root, 'stress.ts')],

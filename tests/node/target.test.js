@@ -21,7 +21,8 @@ import { root, tempDir } from './helpers.js';
 const MAIN = join(root, 'stress', 'node', 'main.js');
 const TARGETS = join(root, 'stress', 'targets');
 const PROCESS_LAYERS = ['js_heap', 'js_external', 'rss', 'malloc'];
-const ALL_LAYERS = [...PROCESS_LAYERS, 'go_heap', 'sqlite', 'dal_buffers', 'shim_buffers', 'statements'];
+// The DAL's layers on SQLite (the pg_* ones need a PostgreSQL handle).
+const ALL_LAYERS = [...PROCESS_LAYERS, 'go_heap', 'sqlite', 'dal_buffers', 'shim_buffers', 'statements', 'goroutines'];
 
 /** Run the Node driver; resolves {code, out, err, report}. */
 function stress(args, { cwd = root, env = {} } = {}) {
@@ -79,7 +80,7 @@ test('examples: better-sqlite3 is clean, with only the process layers', async ()
   assertCleanTarget(r, 20000);
   assert.match(r.report.run.mode, /target better-sqlite3 prepared statements/);
   // Not even as n/a: the DAL was never loaded.
-  for (const gone of ['go_heap', 'sqlite', 'dal_buffers', 'shim_buffers', 'statements']) {
+  for (const gone of ['go_heap', 'sqlite', 'dal_buffers', 'shim_buffers', 'statements', 'goroutines']) {
     assert.doesNotMatch(r.out, new RegExp(`\\n  ${gone} `), gone);
   }
 });
