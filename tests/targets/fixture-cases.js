@@ -90,32 +90,18 @@ export function caseArgs(c, runtime, { bytes, iterations }, { library = null, sa
     ...opts.flatMap((o) => ['--target-option', o])];
 }
 
-// Deno's RSS outside the JS heap rises by 2-6 MB over a few seconds of any
-// run, a no-op target's included (measured: `export default { iteration()
-// {} }`, 50,000 iterations, 50 samples: +3.9 MB after warm-up, in steps of
-// about 1.4 MB; libc-ffi.mjs the same way: +4.4 MB, LEAK in rss), against
-// the rss layer's min_growth of 4 MiB.  So a clean or step run on Deno may
-// have rss as its only leaking layer; every other layer must say no leak.
-// (fixtures-confirm.mjs counts those runs apart.)
-export const RSS_NOISE = new Set(['deno']);
-
-/** Whether run r is a clean run whose only leaking layer is rss, on a runtime whose rss creeps. */
-export const onlyRssNoise = (c, runtime, r) => c.code === 0 && RSS_NOISE.has(runtime) && r.code === 1 &&
-  r.report !== null && (r.report.verdict.leaking_layers ?? []).join() === 'rss';
-
 /**
  * What is wrong with run r of case c on runtime (an empty list: nothing).
  * Checks the exit code, the verdict line and the leaking layers.
  */
 export function caseProblems(c, runtime, r) {
   const problems = [];
-  if (r.code !== c.code && !onlyRssNoise(c, runtime, r)) problems.push(`exit code ${r.code}, not ${c.code}`);
+  if (r.code !== c.code) problems.push(`exit code ${r.code}, not ${c.code}`);
   if (r.report === null) return [...problems, 'no JSON report'];
   if (r.report.counts.queries !== r.report.run.queries_planned) {
     problems.push(`ran ${r.report.counts.queries} of ${r.report.run.queries_planned} iterations`);
   }
   const leaking = r.report.verdict.leaking_layers ?? [];
-  if (onlyRssNoise(c, runtime, r)) return problems;
   if (c.code === 0) {
     if (!/VERDICT: NO LEAK \(exit code 0\)/.test(r.out)) problems.push('no "VERDICT: NO LEAK" line');
     if (leaking.length > 0) problems.push(`leaking: ${leaking.join(' ')}`);

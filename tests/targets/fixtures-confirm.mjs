@@ -18,7 +18,7 @@ import { writeFileSync } from 'node:fs';
 import process from 'node:process';
 import { parseArgs } from 'node:util';
 
-import { CASES, RUNTIMES, VIA, caseArgs, caseName, caseProblems, onlyRssNoise } from './fixture-cases.js';
+import { CASES, RUNTIMES, VIA, caseArgs, caseName, caseProblems } from './fixture-cases.js';
 import { runDriver } from './run-driver.js';
 
 function options(argv) {
@@ -68,7 +68,7 @@ async function main() {
     if (!o.cases.test(label)) continue;
     for (const runtime of RUNTIMES[c.fixture].filter((r) => o.runtimes.includes(r))) {
       const row = { fixture: c.fixture, case: caseName(c), runtime, via: VIA[c.fixture][runtime], expected: c.code,
-        runs: 0, right: 0, rssNoise: 0, exits: {}, leaking: {}, problems: [], seconds: 0 };
+        runs: 0, right: 0, exits: {}, leaking: {}, problems: [], seconds: 0 };
       for (let k = 0; k < o.runs; k++) {
         const r = await runDriver(runtime, caseArgs(c, runtime, { bytes: o.bytes, iterations: o.iterations }, { library: LIBRARY[c.fixture] }));
         const problems = caseProblems(c, runtime, r);
@@ -78,7 +78,6 @@ async function main() {
         for (const l of r.report?.verdict.leaking_layers ?? []) row.leaking[l] = (row.leaking[l] ?? 0) + 1;
         if (problems.length === 0) row.right++;
         else row.problems.push(`run ${k + 1}: ${problems.join('; ')}`);
-        if (onlyRssNoise(c, runtime, r)) row.rssNoise++;
         process.stderr.write(`${label} on ${runtime}, run ${k + 1}/${o.runs}: exit ${r.code}` +
           ` (${(r.report?.verdict.leaking_layers ?? []).join(' ') || 'no leak'}) in ${r.seconds.toFixed(1)} s${problems.length ? `: ${problems.join('; ')}` : ''}\n`);
       }
@@ -87,7 +86,7 @@ async function main() {
   }
   const header = ['fixture', 'case', 'runtime (via)', 'expect', 'right', 'exit 0/1/2', 'leaking layers (runs)', 's/run'];
   const body = rows.map((r) => [r.fixture, r.case, `${r.runtime} (${r.via})`, `exit ${r.expected}`,
-    `${r.right}/${r.runs}${r.rssNoise ? ` (${r.rssNoise} rss only)` : ''}`,
+    `${r.right}/${r.runs}`,
     `${r.exits[0] ?? 0}/${r.exits[1] ?? 0}/${r.exits[2] ?? 0}`,
     Object.entries(r.leaking).map(([l, n]) => `${l} ${n}`).join(', ') || '-', (r.seconds / r.runs).toFixed(1)]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
