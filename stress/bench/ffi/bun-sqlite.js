@@ -9,7 +9,8 @@
 //   rows       10 rows from a 1,000-row table through an index: the builder
 //              vs a cached bun:sqlite statement (db.query) .all(g).
 //
-//   args: DIR QUERIES
+//   args: DIR QUERIES [ROUNDS]   (ROUNDS interleaved rounds of every path,
+//   default 1; each path's median round is printed)
 import { Database } from 'bun:sqlite';
 import { join } from 'node:path';
 import process from 'node:process';
@@ -18,8 +19,9 @@ import { CODES } from '../../../ffi/abi.js';
 import { open } from '../../../ffi/bun.js';
 import { REFERENCE_REQUEST } from '../../js/workload.js';
 
-const [dir, queriesText] = process.argv.slice(2);
+const [dir, queriesText, roundsText] = process.argv.slice(2);
 const queries = Number(queriesText);
+const rounds = Number(roundsText ?? 1);
 const REF_SQL = 'SELECT * FROM "data" WHERE "a" = ? AND "b" > ?';
 const ROWS_SQL = 'SELECT * FROM "items" WHERE "grp" = ?';
 const GROUPS = 100;
@@ -34,12 +36,23 @@ if (setup.query('SELECT count(*) AS n FROM items').get().n === 0) {
 }
 setup.close();
 
-function time(path, n, one) {
-  for (let i = 0; i < Math.min(20000, n); i++) one(i); // warm-up
-  const t0 = performance.now();
-  for (let i = 0; i < n; i++) one(i);
-  const seconds = (performance.now() - t0) / 1000;
-  process.stdout.write(`${JSON.stringify({ path, queries: n, seconds, qps: n / seconds, usPerQuery: (seconds * 1e6) / n })}\n`);
+// Every path's loop, in the order given; run() times them in interleaved
+// rounds and prints each path's median round.
+const paths = [];
+const time = (path, n, one) => paths.push({ path, n, one, seconds: [] });
+function run() {
+  for (const { n, one } of paths) for (let i = 0; i < Math.min(20000, n); i++) one(i); // warm-up
+  for (let r = 0; r < rounds; r++) {
+    for (const p of paths) {
+      const t0 = performance.now();
+      for (let i = 0; i < p.n; i++) p.one(i);
+      p.seconds.push((performance.now() - t0) / 1000);
+    }
+  }
+  for (const { path, n, seconds: all } of paths) {
+    const seconds = [...all].sort((x, y) => x - y)[all.length >> 1];
+    process.stdout.write(`${JSON.stringify({ path, queries: n, seconds, qps: n / seconds, usPerQuery: (seconds * 1e6) / n })}\n`);
+  }
 }
 
 const ffi = open({ dir });
@@ -75,6 +88,7 @@ time('rows: bun:sqlite cached statement, 10 of 1,000 (index)', queries, (i) => {
   if (cached.all(i % GROUPS).length !== 10) throw new Error('wrong answer');
 });
 
+run();
 ffi.close();
 lite.close();
 liteRows.close();
