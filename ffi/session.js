@@ -56,7 +56,7 @@ export function createSession(binding) {
   // An SQL error's DalError is constructed by the API method the user called
   // (lib/codec.js SqlFailure says why); these are its fields.
   const sqlInfo = (f) => ({
-    code: codeName(CODES.DALSHIM_E_SQL), errno: CODES.DALSHIM_E_SQL, requestId: f.requestId, sqliteCode: f.sqliteCode,
+    code: codeName(CODES.DALSHIM_E_SQL), errno: CODES.DALSHIM_E_SQL, requestId: f.requestId, sqliteCode: f.sqliteCode, sqlstate: f.sqlstate,
   });
   // The failure of the last call on this thread, as the shim recorded it.
   // returned: the code the failing call returned, if it returns one (it is

@@ -36,19 +36,32 @@ const unpackr = new Unpackr({
 const E_RESPONSE = 'DALSHIM_E_RESPONSE';
 
 /**
- * An SQL error a response carries ("e", and "ec": SQLite's extended result
- * code when present): RETURNED, not thrown, so that the session constructs
+ * An SQL error a response carries ("e", and "ec" when the request asked for
+ * codes: SQLite's extended result code, an integer, or on PostgreSQL the
+ * SQLSTATE, a 5-character string): RETURNED, not thrown, so that the session constructs
  * the DalError (code DALSHIM_E_SQL) in the API method the user called.  Its
  * stack then starts at the user's call instead of inside this file, and V8
  * walks four frames fewer to capture it: the stack capture is most of what
  * an SQL error costs (docs/benchmarks.md).
  */
 export class SqlFailure {
-  constructor(message, requestId, sqliteCode) {
+  constructor(message, requestId, sqliteCode, sqlstate) {
     this.message = message;
     this.requestId = requestId;
     this.sqliteCode = sqliteCode;
+    this.sqlstate = sqlstate;
   }
+}
+
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+
+/** The SqlFailure of an "e" response; its "ec" checked as dal-shim/src/response.cpp does. */
+function sqlFailure(m, id, makeError) {
+  const ec = m.ec;
+  if (ec === undefined) return new SqlFailure(m.e, id);
+  if (typeof ec === 'string' && SQLSTATE.test(ec)) return new SqlFailure(m.e, id, undefined, ec);
+  if (Number.isInteger(ec) && ec >= -(2 ** 31) && ec < 2 ** 31) return new SqlFailure(m.e, id, ec);
+  throw makeError(E_RESPONSE, 'invalid DAL response: "ec" is neither a 32-bit integer nor a SQLSTATE string', id);
 }
 
 // Row objects: one factory per column list, an object literal with the
@@ -114,7 +127,7 @@ export function readResponse(bytes, length, expectedId, makeError) {
     }
     return { rows: r, make: rowFactory(c) };
   }
-  if (typeof m.e === 'string') return new SqlFailure(m.e, id, m.ec);
+  if (typeof m.e === 'string') return sqlFailure(m, id, makeError);
   const ra = m.ra;
   const li = m.li;
   const isInt = (x) => Number.isInteger(x) || typeof x === 'bigint';

@@ -52,7 +52,7 @@ export const native = loadAddon();
 // thrown by the API method the user called (its stack starts there).
 const errnos = native.codes;
 const makeError = (code, message, requestId) => new DalError(message, { code, errno: errnos[code], requestId });
-const sqlInfo = (f) => ({ code: 'DALSHIM_E_SQL', errno: errnos.DALSHIM_E_SQL, requestId: f.requestId, sqliteCode: f.sqliteCode });
+const sqlInfo = (f) => ({ code: 'DALSHIM_E_SQL', errno: errnos.DALSHIM_E_SQL, requestId: f.requestId, sqliteCode: f.sqliteCode, sqlstate: f.sqlstate });
 
 // The response buffer of synchronous builder queries: one per thread (per
 // module instance: a worker has its own), reused by every query.  A Buffer,

@@ -18,13 +18,16 @@ export class DalError extends Error {
    * @param {number|bigint} [info.requestId] the id of the request the error answers, when known
    * @param {number} [info.sqliteCode] SQLite's extended result code of an SQL error, when the
    *                            response carried one
+   * @param {string} [info.sqlstate] on PostgreSQL, the SQLSTATE of an SQL error ("23505"), when
+   *                            the response carried one
    */
-  constructor(message, { code, errno, requestId, sqliteCode } = {}) {
+  constructor(message, { code, errno, requestId, sqliteCode, sqlstate } = {}) {
     super(message);
     this.code = code ?? 'DAL_E_UNKNOWN';
     this.errno = errno ?? 0;
     if (requestId !== undefined) this.requestId = requestId;
     if (sqliteCode !== undefined) this.sqliteCode = sqliteCode;
+    if (sqlstate !== undefined) this.sqlstate = sqlstate;
   }
 }
 

@@ -23,7 +23,7 @@ export interface ExecResult {
 }
 
 export declare class DalError extends Error {
-  constructor(message: string, info?: { code?: string; errno?: number; requestId?: number | bigint; sqliteCode?: number });
+  constructor(message: string, info?: { code?: string; errno?: number; requestId?: number | bigint; sqliteCode?: number; sqlstate?: string });
   /** "DAL_E_REQUEST", "DALSHIM_E_CLOSED", "DALSHIM_E_SQL" (an SQLite error carried in the response), ... */
   code: string;
   /** The code's number (negative; dal.h / dalshim.h). */
@@ -32,6 +32,8 @@ export declare class DalError extends Error {
   requestId?: number | bigint;
   /** SQLite's extended result code, when the response carried one. */
   sqliteCode?: number;
+  /** On PostgreSQL: the SQLSTATE ("23505" unique violation), when the response carried one. */
+  sqlstate?: string;
 }
 
 export declare const METHOD_ORDER: readonly string[];

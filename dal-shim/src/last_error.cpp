@@ -39,9 +39,9 @@ int32_t record_dal(const Library* lib, int64_t code64, int64_t handle) noexcept 
   return record(code, dal_msg);
 }
 
-Error fail(int32_t code, std::string message, uint64_t id, int32_t sqlite_code) {
+Error fail(int32_t code, std::string message, uint64_t id, int32_t sqlite_code, std::string sqlstate) {
   if (record(code, message) != code) return last_error_as_error();
-  return Error(code, std::move(message), id, sqlite_code);
+  return Error(code, std::move(message), id, sqlite_code, std::move(sqlstate));
 }
 
 Error last_error_as_error() {

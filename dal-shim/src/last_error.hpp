@@ -45,7 +45,7 @@ int32_t record_dal(const Library* lib, int64_t code, int64_t handle = 0) noexcep
 
 // The C++ API's forms: record, then return an Error with the same code and
 // message (the recorded ones, in case recording fell back to NOMEM).
-Error fail(int32_t code, std::string message, uint64_t id = 0, int32_t sqlite_code = 0);
+Error fail(int32_t code, std::string message, uint64_t id = 0, int32_t sqlite_code = 0, std::string sqlstate = {});
 // The thread's current record as an Error (after a negative return from a
 // recording function).
 Error last_error_as_error();

@@ -181,10 +181,18 @@ Result<ResponseView> parse_response(std::span<const uint8_t> bytes, msgpack::zon
   if (e->type != msgpack::type::STR) return bad("\"e\" is not a string");
   v.kind_ = ResponseKind::SqlError;
   v.e_ = str_of(*e);
-  if (ec != nullptr) {
+  if (ec != nullptr && ec->type == msgpack::type::STR) {
+    // PostgreSQL's SQLSTATE: five characters, each a digit or a capital letter.
+    const std::string_view s = str_of(*ec);
+    if (s.size() != 5 ||
+        !std::all_of(s.begin(), s.end(), [](char ch) { return (ch >= '0' && ch <= '9') || (ch >= 'A' && ch <= 'Z'); }))
+      return bad("\"" + std::string(kSqliteCodeKey) +
+                 "\" is a string but not a SQLSTATE (5 digits or capital letters)");
+    v.sqlstate_ = s;
+  } else if (ec != nullptr) {
     int64_t code = 0;
     if (!as_int(*ec, code) || code < INT32_MIN || code > INT32_MAX)
-      return bad("\"" + std::string(kSqliteCodeKey) + "\" is not a 32-bit integer");
+      return bad("\"" + std::string(kSqliteCodeKey) + "\" is neither a 32-bit integer nor a SQLSTATE string");
     v.ec_ = static_cast<int32_t>(code);
   }
   return v;
@@ -231,7 +239,7 @@ Result<Response> decode_response(std::span<const uint8_t> bytes) {
     case ResponseKind::Exec: return Response(ExecResult{v.id(), v.rows_affected(), v.last_insert_id()});
     case ResponseKind::SqlError: break;
   }
-  return detail::fail(DALSHIM_E_SQL, std::string(v.error()), v.id(), v.sqlite_code());
+  return detail::fail(DALSHIM_E_SQL, std::string(v.error()), v.id(), v.sqlite_code(), std::string(v.sqlstate()));
 }
 
 }  // namespace dalshim

@@ -362,13 +362,43 @@ TEST(ResponseView, ExecAndSqliteCode) {
   EXPECT_EQ(d.error().sqlite_code(), 2067);
   EXPECT_EQ(d.error().id(), 4u);
   EXPECT_EQ(d.error().message(), "UNIQUE constraint failed: kv.k");
+  EXPECT_EQ(d.error().sqlstate(), "");
+}
+
+// PostgreSQL answers "ec" with the SQLSTATE, a string (docs/protocol.md).
+TEST(ResponseView, PostgresSqlstate) {
+  Encoder b;
+  b.value(Value{{"i", 5},
+                {"ra", 0},
+                {"li", 0},
+                {"e", "duplicate key value violates unique constraint \"kv_pkey\""},
+                {std::string(kSqliteCodeKey), "23505"}});
+  auto e = parse_response(b.span());
+  ASSERT_TRUE(e.ok()) << e.error().message();
+  EXPECT_EQ(e->kind(), ResponseKind::SqlError);
+  EXPECT_EQ(e->sqlstate(), "23505");
+  EXPECT_EQ(e->sqlite_code(), 0);
+  auto d = decode_response(b.span());
+  ASSERT_FALSE(d.ok());
+  EXPECT_EQ(d.error().code(), DALSHIM_E_SQL);
+  EXPECT_EQ(d.error().sqlstate(), "23505");
+  EXPECT_EQ(d.error().sqlite_code(), 0);
+  EXPECT_EQ(d.error().id(), 5u);
+  for (const char* bad : {"2350", "235050", "42p01", "42P0!", ""}) {
+    b.clear();
+    b.value(Value{{"i", 6}, {"ra", 0}, {"li", 0}, {"e", "x"}, {std::string(kSqliteCodeKey), bad}});
+    auto r = parse_response(b.span());
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.error().code(), DALSHIM_E_RESPONSE);
+    EXPECT_NE(r.error().message().find("not a SQLSTATE"), std::string::npos) << r.error().message();
+  }
 }
 
 TEST(ResponseView, RefusesWhatTheProtocolDoesNotAllow) {
   const std::vector<Value> bad = {
       Value{{"i", 1}, {"ra", 0}, {"li", 0}, {"ra", 0}},                                          // duplicate key
       Value{{"i", 1}, {"ra", 0}, {"li", 0}, {std::string(kSqliteCodeKey), 1}},                   // code without e
-      Value{{"i", 1}, {"ra", 0}, {"li", 0}, {"e", "x"}, {std::string(kSqliteCodeKey), "1"}},     // code not int
+      Value{{"i", 1}, {"ra", 0}, {"li", 0}, {"e", "x"}, {std::string(kSqliteCodeKey), 1.5}},     // code not int
       Value{{"i", 1}, {"c", Value::array({1})}, {"r", Value::array({})}},                        // column not a str
       Value{{"i", 1}, {"c", Value::array({"a"})}, {"r", Value::array({Value::array({1, 2})})}},  // row width
       Value{{"i", 1}, {"c", Value::array({"a"})}, {"r", Value::array({})}, {"ra", 0}},           // mixed kinds

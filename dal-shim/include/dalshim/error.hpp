@@ -22,7 +22,8 @@ namespace dalshim {
 // DALSHIM_E_SQL means the call succeeded but the response carried a SQLite
 // error in its "e" field; id is then the request id echoed in the response
 // and sqlite_code SQLite's extended result code if the response carried
-// one (docs/protocol.md), else 0.
+// one (docs/protocol.md), else 0; on PostgreSQL sqlstate is the SQLSTATE
+// the response carried instead ("23505"), else empty.
 //
 // Every Error the shim returns has also been recorded as the calling
 // thread's last error (dalshim_last_error / dalshim_last_error_code) and
@@ -30,12 +31,18 @@ namespace dalshim {
 // failure the same way.  Constructing an Error yourself records nothing.
 class Error : public std::runtime_error {
  public:
-  Error(int32_t code, std::string message, uint64_t id = 0, int32_t sqlite_code = 0)
-      : std::runtime_error(message), code_(code), message_(std::move(message)), id_(id), sqlite_code_(sqlite_code) {}
+  Error(int32_t code, std::string message, uint64_t id = 0, int32_t sqlite_code = 0, std::string sqlstate = {})
+      : std::runtime_error(message),
+        code_(code),
+        message_(std::move(message)),
+        id_(id),
+        sqlite_code_(sqlite_code),
+        sqlstate_(std::move(sqlstate)) {}
   int32_t code() const noexcept { return code_; }
   const std::string& message() const noexcept { return message_; }
   uint64_t id() const noexcept { return id_; }
   int32_t sqlite_code() const noexcept { return sqlite_code_; }
+  const std::string& sqlstate() const noexcept { return sqlstate_; }
   bool is_sql() const noexcept { return code_ == DALSHIM_E_SQL; }
   // The code's name, as dalshim_code_name().
   const char* name() const noexcept { return dalshim_code_name(code_); }
@@ -45,6 +52,7 @@ class Error : public std::runtime_error {
   std::string message_;
   uint64_t id_;
   int32_t sqlite_code_;
+  std::string sqlstate_;
 };
 
 // Name of a code ("DAL_E_HANDLE", "DALSHIM_E_LOAD", ...): dalshim_code_name().

@@ -32,8 +32,10 @@
 
 namespace dalshim {
 
-// The response key that carries SQLite's extended result code next to "e",
-// sent only when the request opts in (docs/protocol.md).
+// The response key that carries the database's error code next to "e",
+// sent only when the request opts in (docs/protocol.md): SQLite's extended
+// result code (an integer), or on PostgreSQL the SQLSTATE (a 5-character
+// string).
 inline constexpr std::string_view kSqliteCodeKey = "ec";
 
 enum class ResponseKind { Rows, Exec, SqlError };
@@ -46,7 +48,8 @@ enum class ResponseKind { Rows, Exec, SqlError };
 //
 // Validated at parse time: every column name is a str, every row is an
 // array of exactly columns().size() cells, ra/li are integers, e is a str
-// and ec an integer.  Cells are not interpreted: any MessagePack value.
+// and ec a 32-bit integer or a SQLSTATE (5 digits or capital letters).  Cells are not interpreted: any MessagePack
+// value.
 class ResponseView {
  public:
   ResponseKind kind() const noexcept { return kind_; }
@@ -61,6 +64,9 @@ class ResponseView {
   // SqlError: SQLite's extended result code (e.g. 1 SQLITE_ERROR, 2067
   // SQLITE_CONSTRAINT_UNIQUE) if the response carried one, else 0.
   int32_t sqlite_code() const noexcept { return ec_; }
+  // SqlError on PostgreSQL: the SQLSTATE the response carried ("42P01"
+  // undefined table), else empty.  At most one of the two is set.
+  std::string_view sqlstate() const noexcept { return sqlstate_; }
 
   // Rows: the column names (each a STR object) and the rows (each an
   // ARRAY object of columns().size() cells).  Empty for other kinds.
@@ -83,7 +89,7 @@ class ResponseView {
   uint64_t id_ = 0;
   int64_t ra_ = 0, li_ = 0;
   int32_t ec_ = 0;
-  std::string_view e_;
+  std::string_view e_, sqlstate_;
   std::span<const msgpack::object> columns_, rows_;
 };
 
