@@ -97,33 +97,24 @@ func (st *stepper) selectRows(s0 *query.Stmt, out []byte) ([]byte, error) {
 
 // write executes one INSERT, UPDATE or DELETE on the writer connection.
 // It returns rows affected and last insert id, or ok=false with SQLite's
-// message available from c.db.ErrMsg().
+// message available from c.db.ErrMsg(). Binding aside, the statement runs
+// in one cgo call (StepWrite), which also resets a cached statement; an
+// uncached one is finalized, as release does.
 func (st *stepper) write(s0 *query.Stmt) (ra, li int64, ok bool) {
 	c := st.c
 	s, owned := c.prepare(s0.SQL)
 	if s == nil {
 		return 0, 0, false
 	}
-	defer c.release(s, owned)
 	if bindArgs(s, s0.Args) != sqlite.OK {
+		c.release(s, owned)
 		return 0, 0, false
 	}
-	for {
-		rc := s.Step()
-		if rc == sqlite.Done {
-			break
-		}
-		if rc != sqlite.Row { // RETURNING is not generated, but rows are harmless
-			return 0, 0, false
-		}
+	ra, li, rc := s.StepWrite(s0.Kind == query.Insert, !owned)
+	if owned {
+		c.release(s, owned)
 	}
-	ra = c.db.Changes()
-	// last_insert_rowid is per connection and survives other statements:
-	// report it only for an INSERT that inserted, never a stale one.
-	if s0.Kind == query.Insert && ra > 0 {
-		li = c.db.LastInsertRowID()
-	}
-	return ra, li, true
+	return ra, li, rc == sqlite.Done
 }
 
 // writes executes the statements of a request on the writer connection,

@@ -93,4 +93,32 @@ static inline int dal_sqlite_bind_blob(sqlite3_stmt *s, int i, const void *p, in
   if (n == 0) return sqlite3_bind_zeroblob(s, i, 0);
   return sqlite3_bind_blob(s, i, p, n, SQLITE_TRANSIENT);
 }
+/* One write statement (INSERT, UPDATE, DELETE) in one cgo call instead of
+** four: step it to the end (RETURNING is not generated, but rows are
+** harmless), read the changes and, when asked, the rowid of an insert that
+** inserted (last_insert_rowid is per connection and survives other
+** statements: never report a stale one), and reset it when it stays cached
+** (a finalized one needs no reset). The reset keeps the step's error code
+** and message on the connection, as the separate calls did. Returns the
+** step's result: SQLITE_DONE on success. */
+typedef struct {
+  int64_t changes;
+  int64_t rowid;
+} dal_write_result;
+
+static inline int dal_sqlite_write(sqlite3_stmt *s, int want_rowid, int reset, dal_write_result *r) {
+  int rc;
+  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {}
+  r->changes = r->rowid = 0;
+  if (rc == SQLITE_DONE) {
+    sqlite3 *db = sqlite3_db_handle(s);
+    r->changes = sqlite3_changes64(db);
+    if (want_rowid && r->changes > 0) r->rowid = sqlite3_last_insert_rowid(db);
+  }
+  if (reset) {
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+  }
+  return rc;
+}
 #endif

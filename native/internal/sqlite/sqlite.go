@@ -43,6 +43,8 @@ package sqlite
 #cgo nocallback sqlite3_bind_double
 #cgo nocallback sqlite3_bind_null
 #cgo noescape dal_sqlite_rows
+#cgo nocallback dal_sqlite_write
+#cgo noescape dal_sqlite_write
 #cgo nocallback dal_sqlite_rows
 #include "binding.h"
 #include "rows.h"
@@ -258,6 +260,23 @@ func (s *Stmt) Step() int { return int(C.sqlite3_step(s.s)) }
 func (s *Stmt) Reset() {
 	C.sqlite3_reset(s.s)
 	C.sqlite3_clear_bindings(s.s)
+}
+
+// StepWrite runs a write statement to the end and returns its changes and,
+// with wantRowID, the rowid of an insert that inserted (0 otherwise), with
+// Done as rc on success; with reset it also resets the statement (Reset).
+// One cgo call for what Step, Changes, LastInsertRowID and Reset do.
+func (s *Stmt) StepWrite(wantRowID, reset bool) (changes, rowID int64, rc int) {
+	var r C.dal_write_result
+	rc = int(C.dal_sqlite_write(s.s, cbool(wantRowID), cbool(reset), &r))
+	return int64(r.changes), int64(r.rowid), rc
+}
+
+func cbool(b bool) C.int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Finalize destroys the statement.
