@@ -226,12 +226,6 @@ func (c *Conn) Prepare(sql []byte) (*Stmt, int) {
 	return &Stmt{s: s, conn: c}, C.SQLITE_OK
 }
 
-// Changes is sqlite3_changes64().
-func (c *Conn) Changes() int64 { return int64(C.sqlite3_changes64(c.db)) }
-
-// LastInsertRowID is sqlite3_last_insert_rowid().
-func (c *Conn) LastInsertRowID() int64 { return int64(C.sqlite3_last_insert_rowid(c.db)) }
-
 // InTransaction reports whether an explicit transaction is open.
 func (c *Conn) InTransaction() bool { return C.sqlite3_get_autocommit(c.db) == 0 }
 
