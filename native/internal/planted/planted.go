@@ -90,6 +90,10 @@ func New(kind string, bytesPerQuery, every int) *Planter {
 // forever is what planted goroutines wait on: it is never closed.
 var forever = make(chan struct{})
 
+// waitForever is a planted goroutine's whole life; a named function, so
+// that a stack dump (runtime.Stack) shows which goroutines are planted.
+func waitForever() { <-forever }
+
 // PerQuery runs after every successful query; t is the database the query
 // used.
 func (p *Planter) PerQuery(t Target) {
@@ -101,7 +105,7 @@ func (p *Planter) PerQuery(t Target) {
 		}
 		p.debt = 0
 		if p.kind == "goroutine" {
-			go func() { <-forever }()
+			go waitForever()
 		} else {
 			t.LeakConnection()
 		}
