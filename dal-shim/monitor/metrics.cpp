@@ -39,9 +39,11 @@ constexpr std::array<MetricInfo, kMetricCount> kMetrics{{
 // RSS +7 MB with it, rss minus heap_total flat), and the js_heap layer
 // already judges what lives in that heap.  Where the runtime has no JS heap
 // figure (dalstress) nothing is subtracted.
-// It is judged on anonymous memory only (statm resident - shared): file-backed
-// pages are code and data of the executable and libraries, paged in as new
-// paths first run, bounded by the files and never a leak (measured: Deno on a
+// File-backed pages are held at their level when the run started (statm
+// resident - shared is the anonymous part; the file-backed part is taken
+// once, at the start): they are code and data of the executable and
+// libraries, paged in as new paths first run, bounded by the files and
+// never a leak (measured: Deno on a
 // no-op target, RSS +2.3 MB over 25 s after warm-up, 1.1 MB of it the deno
 // executable's text, malloc flat; the LEAK in rss that gave on short runs).
 // The PostgreSQL connections are judged on every connection the DAL holds

@@ -76,11 +76,17 @@ int64_t Monitor::sample(int64_t queries_done, const JsFigures& js, std::string& 
   read_dsos(s);
   ProcessFigures pf = probe_->read();
   s[Metric::Rss] = pf.rss;
-  // metrics.cpp says why the rss layer leaves the JS heap and file-backed
-  // pages out (a probe without the anonymous figure gives all of RSS).
+  // metrics.cpp says why the rss layer leaves the JS heap and the growth of
+  // file-backed pages out (a probe without the anonymous figure gives all
+  // of RSS).
+  // File-backed pages count at their level when the run started: RSS as
+  // before, less only the code paged in since.  (Anonymous memory alone can
+  // be less than the JS heap's committed size, whose pages need not all be
+  // resident; a negative figure would read as "not available".)
   const int64_t js_heap_total = s[Metric::JsHeapTotal];
-  const int64_t anon = pf.rss_anon >= 0 ? pf.rss_anon : pf.rss;
-  s[Metric::RssOutsideJsHeap] = anon < 0 ? -1 : anon - (js_heap_total > 0 ? js_heap_total : 0);
+  const int64_t file0 = proc0_.rss >= 0 && proc0_.rss_anon >= 0 ? proc0_.rss - proc0_.rss_anon : 0;
+  const int64_t resident = pf.rss_anon >= 0 ? pf.rss_anon + file0 : pf.rss;
+  s[Metric::RssOutsideJsHeap] = resident < 0 ? -1 : resident - (js_heap_total > 0 ? js_heap_total : 0);
   s[Metric::MallocInUse] = pf.malloc_in_use;
   s.cpu_s = (pf.cpu_user_s - proc0_.cpu_user_s) + (pf.cpu_sys_s - proc0_.cpu_sys_s);
   s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
