@@ -62,7 +62,7 @@ func (b *sqliteBackend) Exec(db, sql []byte) error {
 	if c.db.InTransaction() {
 		// Ends the text's open transaction; its own failure cannot be more
 		// useful to the caller than the error that led here.
-		_ = c.db.Exec("ROLLBACK")
+		_ = c.db.ExecTx(sqlite.Rollback)
 		if err == nil {
 			return errorf(ERequest, "SQL text left a transaction open (BEGIN without COMMIT); it was rolled back")
 		}

@@ -133,7 +133,7 @@ func (st *stepper) writes(out []byte) ([]byte, error) {
 		}
 		return wire.AppendExecResult(out, req.ID, ra, li, nil), nil
 	}
-	if err := c.db.Exec("BEGIN IMMEDIATE"); err != nil {
+	if err := c.db.ExecTx(sqlite.Begin); err != nil {
 		return st.failed(out, []byte(err.Error())), nil
 	}
 	var total, last int64
@@ -155,7 +155,7 @@ func (st *stepper) writes(out []byte) ([]byte, error) {
 			last = li
 		}
 	}
-	if err := c.db.Exec("COMMIT"); err != nil {
+	if err := c.db.ExecTx(sqlite.Commit); err != nil {
 		out = st.failed(out, []byte(err.Error()))
 		rollback(c)
 		return out, nil
@@ -167,6 +167,6 @@ func (st *stepper) writes(out []byte) ([]byte, error) {
 // (some errors do that automatically), so only roll back what is open.
 func rollback(c *conn) {
 	if c.db.InTransaction() {
-		_ = c.db.Exec("ROLLBACK")
+		_ = c.db.ExecTx(sqlite.Rollback)
 	}
 }
