@@ -57,17 +57,18 @@ func openConn(path string, o *Options, readOnly bool) (*conn, error) {
 
 // prepare returns a statement for sql, from the cache when possible, and
 // whether the caller must finalize it after use (not cached). On failure it
-// returns nil and the message is c.db.ErrMsg().
-func (c *conn) prepare(sql []byte) (stmt *sqlite.Stmt, owned bool) {
+// returns nil and SQLite's message (sqlite.Conn.Prepare: nil means
+// c.db.ErrMsg()).
+func (c *conn) prepare(sql []byte) (stmt *sqlite.Stmt, owned bool, msg []byte) {
 	if s := c.cache.get(sql); s != nil {
-		return s, false
+		return s, false, nil
 	}
-	s, _ := c.db.Prepare(sql)
+	s, _, msg := c.db.Prepare(sql)
 	if s == nil {
-		return nil, false
+		return nil, false, msg
 	}
 	statementsLive.Add(1)
-	return s, !c.cache.put(sql, s)
+	return s, !c.cache.put(sql, s), nil
 }
 
 // release resets a statement after use so it holds no read transaction,

@@ -126,7 +126,7 @@ func (d *database) LeakStatements(n int64) int64 {
 	var leaked int64
 	for leaked < n {
 		before := sqlite.MemoryUsed()
-		s, _ := c.db.Prepare([]byte("SELECT 1"))
+		s, _, _ := c.db.Prepare([]byte("SELECT 1"))
 		if s == nil {
 			break
 		}

@@ -49,7 +49,8 @@ func bindArgs(s *sqlite.Stmt, args []wire.Value) int {
 
 // failed appends the error response for the connection's last failure,
 // with the extended result code when the request asked for it ("codes").
-// msg is SQLite's message unless the caller has a better one.
+// msg is SQLite's message (nil: read it from the connection now) or the
+// caller's better one.
 func (st *stepper) failed(out []byte, msg []byte) []byte {
 	if msg == nil {
 		msg = st.c.db.ErrMsg()
@@ -69,9 +70,9 @@ func (st *stepper) overTime() error {
 // response carrying SQLite's message.
 func (st *stepper) selectRows(s0 *query.Stmt, out []byte) ([]byte, error) {
 	c := st.c
-	s, owned := c.prepare(s0.SQL)
+	s, owned, msg := c.prepare(s0.SQL)
 	if s == nil {
-		return st.failed(out, nil), nil
+		return st.failed(out, msg), nil
 	}
 	defer c.release(s, owned)
 	if bindArgs(s, s0.Args) != sqlite.OK {
@@ -97,24 +98,25 @@ func (st *stepper) selectRows(s0 *query.Stmt, out []byte) ([]byte, error) {
 
 // write executes one INSERT, UPDATE or DELETE on the writer connection.
 // It returns rows affected and last insert id, or ok=false with SQLite's
-// message available from c.db.ErrMsg(). Binding aside, the statement runs
-// in one cgo call (StepWrite), which also resets a cached statement; an
-// uncached one is finalized, as release does.
-func (st *stepper) write(s0 *query.Stmt) (ra, li int64, ok bool) {
+// message: msg when the prepare failed, else c.db.ErrMsg() (failed reads
+// it when msg is nil). Binding aside, the statement runs in one cgo call
+// (StepWrite), which also resets a cached statement; an uncached one is
+// finalized, as release does.
+func (st *stepper) write(s0 *query.Stmt) (ra, li int64, msg []byte, ok bool) {
 	c := st.c
-	s, owned := c.prepare(s0.SQL)
+	s, owned, msg := c.prepare(s0.SQL)
 	if s == nil {
-		return 0, 0, false
+		return 0, 0, msg, false
 	}
 	if bindArgs(s, s0.Args) != sqlite.OK {
 		c.release(s, owned)
-		return 0, 0, false
+		return 0, 0, nil, false
 	}
 	ra, li, rc := s.StepWrite(s0.Kind == query.Insert, !owned)
 	if owned {
 		c.release(s, owned)
 	}
-	return ra, li, rc == sqlite.Done
+	return ra, li, nil, rc == sqlite.Done
 }
 
 // writes executes the statements of a request on the writer connection,
@@ -124,12 +126,12 @@ func (st *stepper) write(s0 *query.Stmt) (ra, li int64, ok bool) {
 func (st *stepper) writes(out []byte) ([]byte, error) {
 	c, req := st.c, st.req
 	if !req.Tx && len(req.Stmts) == 1 {
-		ra, li, ok := st.write(&req.Stmts[0])
+		ra, li, msg, ok := st.write(&req.Stmts[0])
 		if !ok {
 			if c.db.TimeLimitExpired() {
 				return out, st.overTime()
 			}
-			return st.failed(out, nil), nil
+			return st.failed(out, msg), nil
 		}
 		return wire.AppendExecResult(out, req.ID, ra, li, nil), nil
 	}
@@ -138,11 +140,11 @@ func (st *stepper) writes(out []byte) ([]byte, error) {
 	}
 	var total, last int64
 	for i := range req.Stmts {
-		ra, li, ok := st.write(&req.Stmts[i])
+		ra, li, msg, ok := st.write(&req.Stmts[i])
 		if !ok {
 			expired := c.db.TimeLimitExpired()
 			if !expired {
-				out = st.failed(out, nil) // before the rollback replaces the message
+				out = st.failed(out, msg) // before the rollback replaces the message
 			}
 			rollback(c)
 			if expired {

@@ -78,11 +78,27 @@ static inline const char *dal_sqlite_errmsg(sqlite3 *db, size_t *len) {
 
 static inline int dal_sqlite_exec(sqlite3 *db, const char *sql) { return sqlite3_exec(db, sql, NULL, NULL, NULL); }
 
+/* A prepare's outcome, returned by value: cgo checks no out-pointer, and a
+** failure brings SQLite's message with it, so the error response needs no
+** second cgo call (a failing prepare is the reference workload's whole
+** query). msg stays valid until the next call on the connection. */
+typedef struct {
+  sqlite3_stmt *stmt;
+  const char *msg; /* NULL unless rc != SQLITE_OK */
+  size_t msg_len;
+  int rc;
+} dal_prepared;
+
 /* PERSISTENT: cached statements live long, so SQLite should not take their
 ** memory from its short-lived lookaside pool. */
-static inline int dal_sqlite_prepare(sqlite3 *db, const char *sql, int n, sqlite3_stmt **out) {
-  *out = NULL;
-  return sqlite3_prepare_v3(db, sql, n, SQLITE_PREPARE_PERSISTENT, out, NULL);
+static inline dal_prepared dal_sqlite_prepare(sqlite3 *db, const char *sql, int n) {
+  dal_prepared p = {NULL, NULL, 0, SQLITE_OK};
+  p.rc = sqlite3_prepare_v3(db, sql, n, SQLITE_PREPARE_PERSISTENT, &p.stmt, NULL);
+  if (p.rc != SQLITE_OK) {
+    p.msg = sqlite3_errmsg(db);
+    p.msg_len = strlen(p.msg);
+  }
+  return p;
 }
 
 static inline int dal_sqlite_bind_text(sqlite3_stmt *s, int i, const char *p, int n) {

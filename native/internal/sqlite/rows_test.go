@@ -99,7 +99,7 @@ func edgeValues() []any {
 func valueTable(t *testing.T, c *Conn) int {
 	t.Helper()
 	mustExec(t, c, `CREATE TABLE t(id INTEGER PRIMARY KEY, a, b, c, d, e)`)
-	ins, rc := c.Prepare([]byte(`INSERT INTO t(a, b, c, d, e) VALUES (?, ?, ?, ?, ?)`))
+	ins, rc, _ := c.Prepare([]byte(`INSERT INTO t(a, b, c, d, e) VALUES (?, ?, ?, ?, ?)`))
 	if ins == nil {
 		t.Fatalf("prepare: %d %s", rc, c.ErrMsg())
 	}
@@ -136,7 +136,7 @@ func valueTable(t *testing.T, c *Conn) int {
 // capacity and requires the same bytes, row count and result.
 func compare(t *testing.T, c *Conn, sql string, prefix []byte, capacity, limit int) {
 	t.Helper()
-	s, rc := c.Prepare([]byte(sql))
+	s, rc, _ := c.Prepare([]byte(sql))
 	if s == nil {
 		t.Fatalf("prepare %s: %d %s", sql, rc, c.ErrMsg())
 	}
@@ -189,7 +189,7 @@ func TestAppendRowsStopsAtTheLimitLikeGoEncoder(t *testing.T) {
 		compare(t, c, `SELECT * FROM t ORDER BY id`, []byte("prefix"), 0, limit)
 	}
 	// The limit counts from start, not from the beginning of the buffer.
-	s, _ := c.Prepare([]byte(`SELECT 1`))
+	s, _, _ := c.Prepare([]byte(`SELECT 1`))
 	defer s.Finalize()
 	out, rows, rc := s.AppendRows(make([]byte, 1000), 1000, 12)
 	s.Reset()
@@ -207,7 +207,7 @@ func TestAppendRowsReportsStepErrors(t *testing.T) {
 	// abs(min int64) fails on the second row: the first row is written.
 	sql := `SELECT abs(v) FROM (SELECT 1 AS v UNION ALL SELECT -9223372036854775808)`
 	compare(t, c, sql, nil, 0, math.MaxInt)
-	s, _ := c.Prepare([]byte(sql))
+	s, _, _ := c.Prepare([]byte(sql))
 	defer s.Finalize()
 	_, rows, rc := s.AppendRows(nil, 0, math.MaxInt)
 	if rc == Done || rc == RowsOverLimit || rows != 1 {
@@ -230,7 +230,7 @@ func BenchmarkAppendRows(b *testing.B) {
 			for i := 0; i < 10; i++ {
 				_ = c.Exec(fmt.Sprintf(`INSERT INTO t(n, s, f, z, k) VALUES (%d, 'name %d', %d.5, NULL, 7)`, i*1000, i, i))
 			}
-			s, _ := c.Prepare([]byte(`SELECT * FROM t ORDER BY id`))
+			s, _, _ := c.Prepare([]byte(`SELECT * FROM t ORDER BY id`))
 			defer s.Finalize()
 			buf := make([]byte, 0, 4096)
 			b.ResetTimer()

@@ -196,7 +196,7 @@ func (c *Conn) ExecTx(op TxOp) error {
 	s := c.tx[op]
 	if s == nil {
 		var rc int
-		if s, rc = c.Prepare([]byte(txSQL[op])); s == nil {
+		if s, rc, _ = c.Prepare([]byte(txSQL[op])); s == nil {
 			return c.lastError(C.int(rc))
 		}
 		c.tx[op] = s
@@ -248,22 +248,23 @@ func (c *Conn) ErrMsg() []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(p)), int(n))
 }
 
-// Prepare compiles sql (no NUL needed). On failure it returns nil and the
-// error code; the message is c.ErrMsg().
-func (c *Conn) Prepare(sql []byte) (*Stmt, int) {
+// Prepare compiles sql (no NUL needed). On failure it returns nil, the
+// error code and SQLite's message as a zero-copy view valid until the next
+// call on c (callers copy it, into the response, at once), or a nil message
+// when SQLite reported none: then it is c.ErrMsg(), as before the call.
+func (c *Conn) Prepare(sql []byte) (*Stmt, int, []byte) {
 	if len(sql) == 0 {
-		return nil, C.SQLITE_MISUSE
+		return nil, C.SQLITE_MISUSE, nil
 	}
-	var s *C.sqlite3_stmt
-	rc := C.dal_sqlite_prepare(c.db, (*C.char)(unsafe.Pointer(&sql[0])), C.int(len(sql)), &s)
+	p := C.dal_sqlite_prepare(c.db, (*C.char)(unsafe.Pointer(&sql[0])), C.int(len(sql)))
 	runtime.KeepAlive(sql)
-	if rc != C.SQLITE_OK {
-		return nil, int(rc)
+	if p.rc != C.SQLITE_OK {
+		return nil, int(p.rc), unsafe.Slice((*byte)(unsafe.Pointer(p.msg)), int(p.msg_len))
 	}
-	if s == nil { // only whitespace or a comment: not possible for built SQL
-		return nil, C.SQLITE_MISUSE
+	if p.stmt == nil { // only whitespace or a comment: not possible for built SQL
+		return nil, C.SQLITE_MISUSE, nil
 	}
-	return &Stmt{s: s, conn: c}, C.SQLITE_OK
+	return &Stmt{s: p.stmt, conn: c}, C.SQLITE_OK, nil
 }
 
 // InTransaction reports whether an explicit transaction is open.
