@@ -4,7 +4,7 @@
 // `npm run stress` (stress/js/driver.js; flags: --help).
 //
 //   bun stress.ts --queries 2000000          (or: npx bun stress.ts, node_modules/.bin/bun stress.ts)
-//   deno run --allow-ffi --allow-read --allow-write --allow-env --allow-sys --allow-run stress.ts --queries 2000000
+//   deno run --v8-flags=--expose-gc --allow-ffi --allow-read --allow-write --allow-env --allow-sys --allow-run stress.ts --queries 2000000
 //                                            (--allow-run: --attribute starts it again under the tracer)
 //                                            (or: npm run stress:deno -- --queries 2000000)
 //

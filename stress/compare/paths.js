@@ -28,6 +28,9 @@ export const RUNTIMES = Object.freeze({
   deno: { option: null, binary: (root) => join(root, 'node_modules', '.bin', 'deno') },
 });
 
+// Deno's flag for V8's gc() (stress/js/ffi-binding.js denoGc).
+const DENO_GC = '--v8-flags=--expose-gc';
+
 /**
  * The paths, in table order; the first is the default baseline.
  *   name     the column name and --paths value
@@ -83,7 +86,10 @@ export const PATHS = Object.freeze([
   {
     name: 'deno-ffi',
     runtime: 'deno',
-    argv: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--allow-write', '--allow-env', '--allow-sys',
+    // --v8-flags=--expose-gc as in `npm run stress:deno`: V8's gc() from the
+    // start; the driver's fallback (the flag set at run time) makes each of
+    // a sample's two collections cost about twice as much (docs/benchmarks.md).
+    argv: ['{runtime}', 'run', DENO_GC, '--allow-ffi', '--allow-read', '--allow-write', '--allow-env', '--allow-sys',
       '{root}/stress.ts'],
     about: 'Deno.dlopen over libdalshim.so (npm run stress:deno)',
     note: null,
@@ -116,7 +122,7 @@ export const TARGET_PATHS = Object.freeze([
   {
     name: 'deno',
     runtime: 'deno',
-    argv: ['{runtime}', 'run', '--allow-ffi', '--allow-read', '--allow-write', '--allow-env', '--allow-sys', '--allow-run',
+    argv: ['{runtime}', 'run', DENO_GC, '--allow-ffi', '--allow-read', '--allow-write', '--allow-env', '--allow-sys', '--allow-run',
       '{root}/stress.ts'],
     about: 'the target on Deno (npm run stress:deno -- --target)',
     note: null,

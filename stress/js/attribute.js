@@ -47,16 +47,18 @@ export function withTracer(preload, path) {
 }
 
 // The command line that starts this very driver again.  Node and Bun keep
-// their flags in execArgv; Deno has none there, so its `run` and the
-// permissions it was granted are given again.  (postgres.js starts the
-// driver again the same way, under a throwaway server.)
+// their flags in execArgv; Deno has none there, so its `run`, the
+// permissions it was granted and --v8-flags=--expose-gc (a global gc() is
+// there only with it; ffi-binding.js denoGc) are given again.  (postgres.js
+// starts the driver again the same way, under a throwaway server.)
 export function relaunchArgs() {
   const [, script, ...args] = process.argv;
   if (typeof globalThis.Deno === 'undefined') return [...process.execArgv, script, ...args];
   const granted = ['ffi', 'read', 'write', 'env', 'sys', 'run', 'net']
     .filter((name) => globalThis.Deno.permissions.querySync({ name }).state === 'granted')
     .map((name) => `--allow-${name}`);
-  return ['run', ...granted, script, ...args];
+  const v8 = typeof globalThis.gc === 'function' ? ['--v8-flags=--expose-gc'] : [];
+  return ['run', ...v8, ...granted, script, ...args];
 }
 
 /**

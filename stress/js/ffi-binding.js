@@ -48,9 +48,13 @@ async function runtimeParts() {
   };
 }
 
-// V8's gc() under Deno: the global one with --v8-flags=--expose-gc, else the
-// same extension enabled at run time (V8 flag set, then read from a fresh
-// context), so the documented command needs no V8 flag.
+// V8's gc() under Deno: the global one with --v8-flags=--expose-gc (the
+// documented commands give it), else the same extension enabled at run time
+// (V8 flag set, then read from a fresh context), so a command without the
+// flag still runs.  The fallback's collection is the same full, synchronous
+// one, but each costs about twice the CPU (a perf profile of 150 gc() calls
+// on a bare Deno 2.9: the same functions, 1.8x the samples; docs/benchmarks.md),
+// and a sample makes two.
 async function denoGc() {
   if (typeof globalThis.gc === 'function') return () => globalThis.gc();
   const { default: v8 } = await import('node:v8');

@@ -54,7 +54,7 @@ test('command(): each path\'s program and fixed arguments, then the driver flags
   assert.deepEqual(argvOf('native-libffi'), [join(o.out, 'dalstress'), '--via', 'libffi']);
   assert.deepEqual(argvOf('node-koffi'), [process.execPath, '--expose-gc', join(root, 'stress/node/main.js'), '--via', 'koffi', '--workers', '1']);
   assert.deepEqual(argvOf('bun-ffi'), [join(root, 'node_modules/.bin/bun'), join(root, 'stress.ts')]);
-  assert.deepEqual(argvOf('deno-ffi'), [join(root, 'node_modules/.bin/deno'), 'run', '--allow-ffi', '--allow-read', '--allow-write',
+  assert.deepEqual(argvOf('deno-ffi'), [join(root, 'node_modules/.bin/deno'), 'run', '--v8-flags=--expose-gc', '--allow-ffi', '--allow-read', '--allow-write',
     '--allow-env', '--allow-sys', join(root, 'stress.ts')]);
 });
 
@@ -66,7 +66,7 @@ test('bare runtimes: each JS path\'s binary and flags running bare-runtime.js, n
   assert.deepEqual(bareOf('node-addon'), [process.execPath, '--expose-gc', bare]);
   assert.deepEqual(bareOf('node-koffi'), [process.execPath, '--expose-gc', bare]);
   assert.deepEqual(bareOf('bun-ffi'), [join(root, 'node_modules/.bin/bun'), bare]);
-  assert.deepEqual(bareOf('deno-ffi'), [join(root, 'node_modules/.bin/deno'), 'run', '--allow-ffi', '--allow-read', '--allow-write',
+  assert.deepEqual(bareOf('deno-ffi'), [join(root, 'node_modules/.bin/deno'), 'run', '--v8-flags=--expose-gc', '--allow-ffi', '--allow-read', '--allow-write',
     '--allow-env', '--allow-sys', bare]);
   // Run for this node: a resident set a bare node plausibly has.
   const rss = bareRss(variants({ ...o, paths: ['node-addon'] }, root)[0], o, root, process.env);

@@ -20,7 +20,7 @@ const PROCESS_LAYERS = ['js_heap', 'js_external', 'rss', 'malloc'];
 const ALL_LAYERS = [...PROCESS_LAYERS, 'go_heap', 'sqlite', 'dal_buffers', 'shim_buffers', 'statements', 'goroutines'];
 const COMMAND = {
   bun: [join(BIN, 'bun'), join(root, 'stress.ts')],
-  deno: [join(BIN, 'deno'), 'run', '--allow-ffi', '--allow-read', '--allow-write', '--allow-env', '--allow-sys', join(root, 'stress.ts')],
+  deno: [join(BIN, 'deno'), 'run', '--v8-flags=--expose-gc', '--allow-ffi', '--allow-read', '--allow-write', '--allow-env', '--allow-sys', join(root, 'stress.ts')],
 };
 const RUN = ['--iterations', '20000', '--sample-every', '400'];
 
