@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"unsafe"
 
 	"dalkit/native/internal/query"
@@ -12,8 +13,15 @@ import (
 // The run pipeline of one request: size check, decode, build, the
 // backend's Run, planted leak.
 
-// Query executes one request held in Go memory.
+// Query executes one request held in Go memory. The request is pinned for
+// the call: its text and blob values are handed to C as addresses in C
+// memory (sqlite.Params), which cgo allows only for pinned Go memory.
 func (h *Handle) Query(req []byte) (Response, error) {
+	var pin runtime.Pinner
+	defer pin.Unpin()
+	if len(req) > 0 {
+		pin.Pin(unsafe.SliceData(req))
+	}
 	return h.QueryAt(unsafe.Pointer(unsafe.SliceData(req)), uint64(len(req)))
 }
 

@@ -21,30 +21,31 @@ type stepper struct {
 	opts *Options
 }
 
-// bindArgs binds a statement's parameters. Values were checked to be scalars
-// by the builder. On failure it returns SQLite's result code.
-func bindArgs(s *sqlite.Stmt, args []wire.Value) int {
+// setParams sets a statement's parameters for the cgo call that steps it
+// (sqlite.Params). Values were checked to be scalars by the builder. On
+// failure (the C array could not grow) it returns the error's message.
+func setParams(db *sqlite.Conn, args []wire.Value) []byte {
+	p, ok := db.Params(len(args))
+	if !ok {
+		return []byte("out of memory for the statement's parameters")
+	}
 	for i, a := range args {
-		var rc int
 		switch a.Kind {
 		case wire.Nil:
-			rc = s.BindNull(i + 1)
+			p.Null(i)
 		case wire.Bool, wire.Int:
-			rc = s.BindInt64(i+1, a.Int())
+			p.Int(i, a.Int())
 		case wire.Float:
-			rc = s.BindFloat(i+1, a.Float())
+			p.Float(i, a.Float())
 		case wire.Str:
-			rc = s.BindText(i+1, a.Bytes)
+			p.Text(i, a.Bytes)
 		case wire.Bin:
-			rc = s.BindBlob(i+1, a.Bytes)
+			p.Blob(i, a.Bytes)
 		default:
-			rc = sqlite.Mismatch // the builder rejects everything else
-		}
-		if rc != sqlite.OK {
-			return rc
+			p.Invalid(i) // the builder rejects everything else
 		}
 	}
-	return sqlite.OK
+	return nil
 }
 
 // failed appends the error response for the connection's last failure,
@@ -75,8 +76,8 @@ func (st *stepper) selectRows(s0 *query.Stmt, out []byte) ([]byte, error) {
 		return st.failed(out, msg), nil
 	}
 	defer c.release(s, owned)
-	if bindArgs(s, s0.Args) != sqlite.OK {
-		return st.failed(out, nil), nil
+	if msg := setParams(c.db, s0.Args); msg != nil {
+		return st.failed(out, msg), nil
 	}
 	start := len(out)
 	limit := st.opts.MaxResponseBytes
@@ -99,7 +100,7 @@ func (st *stepper) selectRows(s0 *query.Stmt, out []byte) ([]byte, error) {
 // write executes one INSERT, UPDATE or DELETE on the writer connection.
 // It returns rows affected and last insert id, or ok=false with SQLite's
 // message: msg when the prepare failed, else c.db.ErrMsg() (failed reads
-// it when msg is nil). Binding aside, the statement runs in one cgo call
+// it when msg is nil). The statement is bound and run in one cgo call
 // (StepWrite), which also resets a cached statement; an uncached one is
 // finalized, as release does.
 func (st *stepper) write(s0 *query.Stmt) (ra, li int64, msg []byte, ok bool) {
@@ -108,9 +109,9 @@ func (st *stepper) write(s0 *query.Stmt) (ra, li int64, msg []byte, ok bool) {
 	if s == nil {
 		return 0, 0, msg, false
 	}
-	if bindArgs(s, s0.Args) != sqlite.OK {
+	if msg := setParams(c.db, s0.Args); msg != nil {
 		c.release(s, owned)
-		return 0, 0, nil, false
+		return 0, 0, msg, false
 	}
 	ra, li, rc := s.StepWrite(s0.Kind == query.Insert, !owned)
 	if owned {

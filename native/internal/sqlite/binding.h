@@ -7,6 +7,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "params.h"
+
 static inline int dal_sqlite_open(const char *path, int flags, int busy_ms, sqlite3 **out) {
   int rc = sqlite3_open_v2(path, out, flags, NULL);
   if (rc != SQLITE_OK) return rc;
@@ -101,30 +103,25 @@ static inline dal_prepared dal_sqlite_prepare(sqlite3 *db, const char *sql, int 
   return p;
 }
 
-static inline int dal_sqlite_bind_text(sqlite3_stmt *s, int i, const char *p, int n) {
-  return sqlite3_bind_text(s, i, n ? p : "", n, SQLITE_TRANSIENT);
-}
-
-static inline int dal_sqlite_bind_blob(sqlite3_stmt *s, int i, const void *p, int n) {
-  if (n == 0) return sqlite3_bind_zeroblob(s, i, 0);
-  return sqlite3_bind_blob(s, i, p, n, SQLITE_TRANSIENT);
-}
 /* One write statement (INSERT, UPDATE, DELETE) in one cgo call instead of
-** four: step it to the end (RETURNING is not generated, but rows are
-** harmless), read the changes and, when asked, the rowid of an insert that
-** inserted (last_insert_rowid is per connection and survives other
-** statements: never report a stale one), and reset it when it stays cached
-** (a finalized one needs no reset). The reset keeps the step's error code
-** and message on the connection, as the separate calls did. Returns the
-** step's result: SQLITE_DONE on success. */
+** one per parameter and four more: bind its n parameters (params.h), step
+** it to the end (RETURNING is not generated, but rows are harmless), read
+** the changes and, when asked, the rowid of an insert that inserted
+** (last_insert_rowid is per connection and survives other statements: never
+** report a stale one), and reset it when it stays cached (a finalized one
+** needs no reset). The reset keeps the bind's or the step's error code and
+** message on the connection, as the separate calls did. Returns the first
+** failure's result code, or the step's SQLITE_DONE. */
 typedef struct {
   int64_t changes;
   int64_t rowid;
 } dal_write_result;
 
-static inline int dal_sqlite_write(sqlite3_stmt *s, int want_rowid, int reset, dal_write_result *r) {
-  int rc;
-  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {}
+static inline int dal_sqlite_write(sqlite3_stmt *s, const dal_param *params, int n, int want_rowid, int reset,
+                                   dal_write_result *r) {
+  int rc = dal_sqlite_bind_params(s, params, n);
+  if (rc == SQLITE_OK)
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {}
   r->changes = r->rowid = 0;
   if (rc == SQLITE_DONE) {
     sqlite3 *db = sqlite3_db_handle(s);

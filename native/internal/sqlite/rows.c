@@ -168,7 +168,9 @@ static void put_header(cursor *c, sqlite3_stmt *s, int ncol) {
   *c->p++ = 0xdd, put_be(c, 0, 4);
 }
 
-int dal_sqlite_rows(sqlite3_stmt *s, unsigned char *buf, dal_rows_state *st) {
+int dal_sqlite_rows(sqlite3_stmt *s, const dal_param *params, int n, unsigned char *buf, dal_rows_state *st) {
+  int bound = dal_sqlite_bind_params(s, params, n);
+  if (bound != SQLITE_OK) return bound;
   cursor c = {buf + st->len, buf + st->cap};
   for (;;) {
     if (st->step_rc == 0) st->step_rc = sqlite3_step(s);

@@ -15,6 +15,8 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
+#include "params.h"
+
 /* Returned besides SQLITE_DONE and SQLite's (primary) error codes. */
 #define DAL_ROWS_FULL  1000 /* buffer too small: grow it by need, call again */
 #define DAL_ROWS_LIMIT 1001 /* len - start > limit after the last row written */
@@ -31,6 +33,9 @@ typedef struct {
   int32_t ncol;     /* internal: columns, -1 until the header is written */
 } dal_rows_state;
 
-/* Call with the state zeroed except cap, len, start, limit and ncol = -1. */
-int dal_sqlite_rows(sqlite3_stmt *s, unsigned char *buf, dal_rows_state *st);
+/* Call with the state zeroed except cap, len, start, limit and ncol = -1,
+** and the statement's n parameters (params.h), which are bound first; the
+** calls that continue after DAL_ROWS_FULL pass n = 0. A failed bind returns
+** its result code. */
+int dal_sqlite_rows(sqlite3_stmt *s, const dal_param *params, int n, unsigned char *buf, dal_rows_state *st);
 #endif

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -106,28 +107,37 @@ func valueTable(t *testing.T, c *Conn) int {
 	defer ins.Finalize()
 	vs := edgeValues()
 	for r := range vs {
+		p, ok := c.Params(5)
+		if !ok {
+			t.Fatal("Params: out of memory")
+		}
+		var pin runtime.Pinner // the texts and blobs are Go memory (sqlite.Params)
 		for col := 0; col < 5; col++ {
-			var brc int
 			switch v := vs[(r+col*7)%len(vs)].(type) {
 			case int64:
-				brc = ins.BindInt64(col+1, v)
+				p.Int(col, v)
 			case float64:
-				brc = ins.BindFloat(col+1, v)
+				p.Float(col, v)
 			case string:
-				brc = ins.BindText(col+1, []byte(v))
+				b := []byte(v)
+				if len(b) > 0 {
+					pin.Pin(&b[0])
+				}
+				p.Text(col, b)
 			case []byte:
-				brc = ins.BindBlob(col+1, v)
+				if len(v) > 0 {
+					pin.Pin(&v[0])
+				}
+				p.Blob(col, v)
 			default:
-				brc = ins.BindNull(col + 1)
-			}
-			if brc != OK {
-				t.Fatalf("bind: %d", brc)
+				p.Null(col)
 			}
 		}
-		if rc := ins.Step(); rc != Done {
+		_, _, rc := ins.StepWrite(false, true)
+		pin.Unpin()
+		if rc != Done {
 			t.Fatalf("insert: %d %s", rc, c.ErrMsg())
 		}
-		ins.Reset()
 	}
 	return len(vs)
 }

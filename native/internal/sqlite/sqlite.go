@@ -18,10 +18,8 @@ package sqlite
 #cgo LDFLAGS: -lsqlite3
 #cgo noescape dal_sqlite_prepare
 #cgo nocallback dal_sqlite_prepare
-#cgo noescape dal_sqlite_bind_text
-#cgo nocallback dal_sqlite_bind_text
-#cgo noescape dal_sqlite_bind_blob
-#cgo nocallback dal_sqlite_bind_blob
+#cgo noescape dal_params_grow
+#cgo nocallback dal_params_grow
 #cgo noescape dal_sqlite_errmsg
 #cgo nocallback dal_sqlite_errmsg
 #cgo noescape dal_sqlite_open
@@ -39,9 +37,6 @@ package sqlite
 #cgo nocallback sqlite3_column_bytes
 #cgo nocallback sqlite3_column_text
 #cgo nocallback sqlite3_column_blob
-#cgo nocallback sqlite3_bind_int64
-#cgo nocallback sqlite3_bind_double
-#cgo nocallback sqlite3_bind_null
 #cgo noescape dal_sqlite_rows
 #cgo nocallback dal_sqlite_write
 #cgo noescape dal_sqlite_write
@@ -52,6 +47,7 @@ package sqlite
 import "C"
 
 import (
+	"math"
 	"runtime"
 	"slices"
 	"unsafe"
@@ -102,6 +98,57 @@ type Conn struct {
 	db    *C.sqlite3
 	clock *C.dal_query_clock // nil: no time limit
 	tx    [len(txSQL)]*Stmt  // ExecTx's statements, compiled on first use
+	// The parameters of the next statement stepped: a view of C memory
+	// (params.h), grown by Params and freed by Close.
+	params Params
+}
+
+// Params are the parameters of the next statement a connection steps, in C
+// memory: set each (i from 0) after Conn.Params, and the statement's
+// StepWrite or AppendRows binds them all in the cgo call that steps it,
+// then empties them. Text and blobs are copied by SQLite (SQLITE_TRANSIENT)
+// during that call, so they may point into the request buffer, which the
+// caller keeps alive, and pins if it is Go memory (cgo's rule for Go
+// pointers stored in C memory), for the call.
+type Params struct{ v []C.dal_param }
+
+func (p *Params) Null(i int)         { p.v[i] = C.dal_param{kind: C.DAL_PARAM_NULL} }
+func (p *Params) Int(i int, v int64) { p.v[i] = C.dal_param{kind: C.DAL_PARAM_INT, num: C.int64_t(v)} }
+func (p *Params) Float(i int, v float64) {
+	p.v[i] = C.dal_param{kind: C.DAL_PARAM_FLOAT, num: C.int64_t(math.Float64bits(v))}
+}
+func (p *Params) Text(i int, v []byte) { p.v[i] = bytesParam(C.DAL_PARAM_TEXT, v) }
+func (p *Params) Blob(i int, v []byte) { p.v[i] = bytesParam(C.DAL_PARAM_BLOB, v) }
+
+// Invalid makes the bind fail with Mismatch, for a value SQLite cannot bind.
+func (p *Params) Invalid(i int) { p.v[i] = C.dal_param{kind: -1} }
+
+func bytesParam(kind C.int32_t, v []byte) C.dal_param {
+	return C.dal_param{kind: kind, n: C.int32_t(len(v)), p: C.uintptr_t(uintptr(unsafe.Pointer(unsafe.SliceData(v))))}
+}
+
+// take returns the array and count to bind, and empties p: parameters are
+// bound once, by the next statement stepped.
+func (p *Params) take() (*C.dal_param, C.int) {
+	v, n := unsafe.SliceData(p.v), len(p.v)
+	p.v = p.v[:0]
+	return v, C.int(n)
+}
+
+// Params returns the connection's parameters, n of them, to be set before
+// the next statement is stepped; ok=false when the C array could not grow.
+func (c *Conn) Params(n int) (p *Params, ok bool) {
+	p = &c.params
+	if n > cap(p.v) {
+		size := max(n, 2*cap(p.v), 8)
+		grown := C.dal_params_grow(unsafe.SliceData(p.v), C.int(size))
+		if grown == nil {
+			return p, false
+		}
+		p.v = unsafe.Slice(grown, size)
+	}
+	p.v = p.v[:n]
+	return p, true
 }
 
 // TxOp is a transaction statement ExecTx runs.
@@ -162,6 +209,8 @@ func (c *Conn) Close() error {
 			c.tx[i] = nil
 		}
 	}
+	C.free(unsafe.Pointer(unsafe.SliceData(c.params.v)))
+	c.params.v = nil
 	if c.clock != nil {
 		// A connection kept alive as a zombie must not call into freed memory.
 		C.sqlite3_progress_handler(c.db, 0, nil, nil)
@@ -270,23 +319,6 @@ func (c *Conn) Prepare(sql []byte) (*Stmt, int, []byte) {
 // InTransaction reports whether an explicit transaction is open.
 func (c *Conn) InTransaction() bool { return C.sqlite3_get_autocommit(c.db) == 0 }
 
-// BindNull, BindInt64, BindFloat, BindText and BindBlob bind parameter i (1-based).
-// Text and blobs are copied by SQLite (SQLITE_TRANSIENT), so they may point
-// into the request buffer, which is released after the call.
-func (s *Stmt) BindNull(i int) int { return int(C.sqlite3_bind_null(s.s, C.int(i))) }
-func (s *Stmt) BindInt64(i int, v int64) int {
-	return int(C.sqlite3_bind_int64(s.s, C.int(i), C.sqlite3_int64(v)))
-}
-func (s *Stmt) BindFloat(i int, v float64) int {
-	return int(C.sqlite3_bind_double(s.s, C.int(i), C.double(v)))
-}
-func (s *Stmt) BindText(i int, v []byte) int {
-	return int(C.dal_sqlite_bind_text(s.s, C.int(i), (*C.char)(unsafe.Pointer(unsafe.SliceData(v))), C.int(len(v))))
-}
-func (s *Stmt) BindBlob(i int, v []byte) int {
-	return int(C.dal_sqlite_bind_blob(s.s, C.int(i), unsafe.Pointer(unsafe.SliceData(v)), C.int(len(v))))
-}
-
 // Step advances the statement: Row, Done, or an error code.
 func (s *Stmt) Step() int { return int(C.sqlite3_step(s.s)) }
 
@@ -297,13 +329,16 @@ func (s *Stmt) Reset() {
 	C.sqlite3_clear_bindings(s.s)
 }
 
-// StepWrite runs a write statement to the end and returns its changes and,
-// with wantRowID, the rowid of an insert that inserted (0 otherwise), with
-// Done as rc on success; with reset it also resets the statement (Reset).
-// One cgo call for what Step, Changes, LastInsertRowID and Reset do.
+// StepWrite binds the connection's Params, runs a write statement to the
+// end and returns its changes and, with wantRowID, the rowid of an insert
+// that inserted (0 otherwise), with Done as rc on success (else the bind's
+// or the step's code); with reset it also resets the statement (Reset).
+// One cgo call for what the binds, Step, Changes, LastInsertRowID and Reset
+// do.
 func (s *Stmt) StepWrite(wantRowID, reset bool) (changes, rowID int64, rc int) {
 	var r C.dal_write_result
-	rc = int(C.dal_sqlite_write(s.s, cbool(wantRowID), cbool(reset), &r))
+	params, n := s.conn.params.take()
+	rc = int(C.dal_sqlite_write(s.s, params, n, cbool(wantRowID), cbool(reset), &r))
 	return int64(r.changes), int64(r.rowid), rc
 }
 
@@ -326,20 +361,23 @@ func (s *Stmt) Finalize() {
 // limit (max_response_bytes).
 const RowsOverLimit = C.DAL_ROWS_LIMIT
 
-// AppendRows steps the statement to its end and appends the column names
-// and rows of a rows response (rows.h: the array of names, "r", the array
-// of rows), encoded in C in one cgo call for the whole result unless out
-// must grow. It returns Done, RowsOverLimit as soon as len(out)-start
-// exceeds limit after a row (out then holds that row), or the error code of
-// a step that failed; and the number of rows written.
+// AppendRows binds the connection's Params, steps the statement to its end
+// and appends the column names and rows of a rows response (rows.h: the
+// array of names, "r", the array of rows), encoded in C in one cgo call for
+// the whole result unless out must grow. It returns Done, RowsOverLimit as
+// soon as len(out)-start exceeds limit after a row (out then holds that
+// row), or the error code of a bind or a step that failed; and the number
+// of rows written.
 func (s *Stmt) AppendRows(out []byte, start, limit int) ([]byte, uint32, int) {
 	st := C.dal_rows_state{len: C.int64_t(len(out)), start: C.int64_t(start), limit: C.int64_t(limit), ncol: -1}
 	if cap(out)-len(out) < 256 {
 		out = slices.Grow(out, 256)
 	}
+	params, n := s.conn.params.take()
 	for {
 		st.cap = C.int64_t(cap(out))
-		rc := C.dal_sqlite_rows(s.s, (*C.uchar)(unsafe.Pointer(unsafe.SliceData(out))), &st)
+		rc := C.dal_sqlite_rows(s.s, params, n, (*C.uchar)(unsafe.Pointer(unsafe.SliceData(out))), &st)
+		n = 0 // bound
 		out = out[:st.len]
 		if rc != C.DAL_ROWS_FULL {
 			return out, uint32(st.rows), int(rc)
