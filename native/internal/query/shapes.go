@@ -3,6 +3,7 @@ package query
 import (
 	"bytes"
 	"hash/maphash"
+	"slices"
 	"sync/atomic"
 
 	"dalkit/native/internal/wire"
@@ -55,6 +56,9 @@ type shapeStmt struct {
 	sql  []byte // shared by every hit: read only
 	// Each parameter: k >= 0 is free scalar k, k < 0 is consts[-1-k].
 	args []int32
+	// run >= 0: args are the free scalars run, run+1, ... in order (the
+	// common case), so a hit slices them instead of copying; else -1.
+	run int32
 }
 
 type shapeCache struct {
@@ -120,24 +124,46 @@ func (b *Builder) use(s *shape, i int) {
 // MessagePack being read front to back, raw then has the same structure as
 // the request the shape was made from, value for value, with only the free
 // scalars changed.
+//
+// The bytes around the scalars are compared first, stepping over each
+// scalar by its header's length: a request of another shape (a caller
+// cycling through a few) mostly fails there, having decoded nothing. The
+// scalars are then decoded in place into *free; a failure clears what it
+// read, so that no value into raw stays behind the slice's length, where
+// Reset's clear would not reach it.
 func (s *shape) match(raw []byte, free *[]wire.Value) bool {
-	*free = (*free)[:0]
 	at, from := 0, int32(0)
-	for k, kind := range s.kinds {
-		seg := s.fixedRaw[from:s.fixedEnd[k]]
+	for _, end := range s.fixedEnd {
+		seg := s.fixedRaw[from:end]
 		if len(raw)-at < len(seg) || string(seg) != string(raw[at:at+len(seg)]) {
 			return false
 		}
 		at += len(seg)
-		v, n, ok := wire.ReadScalar(raw[at:], len(raw))
-		if !ok || v.Kind != kind {
+		n := wire.ScalarLen(raw[at:])
+		if n == 0 {
 			return false
 		}
-		*free = append(*free, v)
+		at += n
+		from = end
+	}
+	if string(s.fixedRaw[from:]) != string(raw[at:]) {
+		return false
+	}
+	f := slices.Grow((*free)[:0], len(s.kinds))[:len(s.kinds)]
+	at, from = 0, 0
+	for k, kind := range s.kinds {
+		at += int(s.fixedEnd[k] - from)
+		n := wire.ReadScalar(raw[at:], len(raw), &f[k])
+		if n == 0 || f[k].Kind != kind {
+			clear(f[:k+1])
+			*free = f[:0]
+			return false
+		}
 		at += n
 		from = s.fixedEnd[k]
 	}
-	return string(s.fixedRaw[from:]) == string(raw[at:])
+	*free = f
+	return true
 }
 
 func (b *Builder) fromShape(s *shape) (*Request, bool) {
@@ -147,20 +173,28 @@ func (b *Builder) fromShape(s *shape) (*Request, bool) {
 	}
 	b.req = Request{ID: uint64(id.Int()), DB: s.db, Tx: s.tx, Codes: s.codes}
 	for _, st := range s.stmts {
-		for _, k := range st.args {
-			if k >= 0 {
-				b.args = append(b.args, b.free[k])
-			} else {
-				b.args = append(b.args, s.consts[-1-k])
+		stmt := Stmt{Kind: st.kind, SQL: st.sql}
+		if st.run >= 0 {
+			end := int(st.run) + len(st.args)
+			stmt.Args = b.free[st.run:end:end]
+		} else {
+			for _, k := range st.args {
+				if k >= 0 {
+					b.args = append(b.args, b.free[k])
+				} else {
+					b.args = append(b.args, s.consts[-1-k])
+				}
 			}
 		}
-		b.stmts = append(b.stmts, Stmt{Kind: st.kind, SQL: st.sql})
+		b.stmts = append(b.stmts, stmt)
 	}
-	// Args are cut once b.args has stopped growing.
+	// Copied args are cut once b.args has stopped growing.
 	a0 := 0
 	for i, st := range s.stmts {
-		b.stmts[i].Args = b.args[a0 : a0+len(st.args) : a0+len(st.args)]
-		a0 += len(st.args)
+		if st.run < 0 {
+			b.stmts[i].Args = b.args[a0 : a0+len(st.args) : a0+len(st.args)]
+			a0 += len(st.args)
+		}
 	}
 	b.req.Stmts = b.stmts
 	return &b.req, true
@@ -197,8 +231,8 @@ func (b *Builder) Remember(raw []byte, r *Request) {
 	for i, isFree := range free {
 		if isFree {
 			sp := f.Spans[i]
-			v, _, ok := wire.ReadScalar(raw[sp.From:], len(raw))
-			if !ok {
+			var v wire.Value
+			if wire.ReadScalar(raw[sp.From:], len(raw), &v) == 0 {
 				return
 			}
 			slot[i] = int32(len(s.kinds))
@@ -214,7 +248,7 @@ func (b *Builder) Remember(raw []byte, r *Request) {
 		return
 	}
 	for _, st := range r.Stmts {
-		ss := shapeStmt{kind: st.Kind, sql: bytes.Clone(st.SQL), args: make([]int32, len(st.Args))}
+		ss := shapeStmt{kind: st.Kind, sql: bytes.Clone(st.SQL), args: make([]int32, len(st.Args)), run: -1}
 		for j, a := range st.Args {
 			if free[a.Pos()] {
 				ss.args[j] = slot[a.Pos()]
@@ -224,6 +258,15 @@ func (b *Builder) Remember(raw []byte, r *Request) {
 			c.Bytes = bytes.Clone(a.Bytes)
 			s.consts = append(s.consts, c)
 			ss.args[j] = int32(-len(s.consts))
+		}
+		if len(ss.args) > 0 && ss.args[0] >= 0 {
+			ss.run = ss.args[0]
+			for j, k := range ss.args {
+				if k != ss.run+int32(j) {
+					ss.run = -1
+					break
+				}
+			}
 		}
 		s.stmts = append(s.stmts, ss)
 	}

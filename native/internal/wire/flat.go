@@ -81,17 +81,86 @@ func (f *Flat) Scan(b []byte) bool {
 	}
 }
 
-// ReadScalar decodes the scalar at the start of b as Decode would (strings
-// checked for UTF-8) and returns it with its length; ok=false when b does
-// not start with a scalar Decode accepts. size is the whole request's
-// length, for error offsets.
-func ReadScalar(b []byte, size int) (v Value, n int, ok bool) {
-	rest, _, err := token(b, size, &v)
-	if err != nil || v.Kind == Array || v.Kind == Map {
-		return Value{}, 0, false
+// ReadScalar decodes the scalar at the start of b into *v as Decode would
+// (strings checked for UTF-8) and returns its length, or 0 when b does not
+// start with a scalar Decode accepts (*v is then undefined). size is the
+// whole request's length, for error offsets.
+func ReadScalar(b []byte, size int, v *Value) int {
+	if len(b) == 0 || b[0] > 0x7f {
+		return readScalar(b, size, v)
 	}
-	return v, len(b) - len(rest), true
+	// A positive fixint, the commonest free value of a request (ids, small
+	// numbers): read where ReadScalar inlines, as token reads it.
+	*v = Value{Kind: Int, num: uint64(b[0])}
+	return 1
 }
+
+func readScalar(b []byte, size int, v *Value) int {
+	rest, _, err := token(b, size, v)
+	if err != nil || v.Kind == Array || v.Kind == Map {
+		return 0
+	}
+	return len(b) - len(rest)
+}
+
+// ScalarLen is the length of the scalar whose MessagePack header starts b,
+// from the header alone, or 0 when b does not start with a whole scalar (a
+// container, an extension, a reserved byte, or too few bytes). It checks
+// nothing else (ReadScalar does): the shape cache steps over free scalars
+// with it while comparing the bytes around them.
+func ScalarLen(b []byte) int {
+	if len(b) == 0 {
+		return 0
+	}
+	n := int(scalarSize[b[0]])
+	switch {
+	case n == 0:
+		return 0
+	case n < 0: // str or bin: a 1, 2 or 4-byte big-endian length follows
+		hdr := 1 - n
+		if len(b) < hdr {
+			return 0
+		}
+		size := 0
+		for _, c := range b[1:hdr] {
+			size = size<<8 | int(c)
+		}
+		n = hdr + size
+	}
+	if n > len(b) {
+		return 0
+	}
+	return n
+}
+
+// scalarSize is, by MessagePack header byte, a scalar's whole size, or -k
+// for a str or bin whose length follows in k bytes, or 0 for a byte that
+// starts no scalar.
+var scalarSize = func() (t [256]int8) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case c <= 0x7f || c >= 0xe0, c == 0xc0, c == 0xc2, c == 0xc3: // fixint, nil, bool
+			t[c] = 1
+		case c&0xe0 == 0xa0: // fixstr
+			t[c] = int8(1 + c&0x1f)
+		case c == 0xcc || c == 0xd0:
+			t[c] = 2
+		case c == 0xcd || c == 0xd1:
+			t[c] = 3
+		case c == 0xce || c == 0xd2 || c == 0xca:
+			t[c] = 5
+		case c == 0xcf || c == 0xd3 || c == 0xcb:
+			t[c] = 9
+		case c == 0xd9 || c == 0xc4:
+			t[c] = -1
+		case c == 0xda || c == 0xc5:
+			t[c] = -2
+		case c == 0xdb || c == 0xc6:
+			t[c] = -4
+		}
+	}
+	return t
+}()
 
 // appendCount appends n as a little-endian base-128 varint.
 func appendCount(dst []byte, n int) []byte {
