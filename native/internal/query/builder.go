@@ -108,8 +108,9 @@ func (b *Builder) Reset() {
 // Remember.
 func (b *Builder) reset() {
 	b.idPos, b.dbPos, b.checked = -1, -1, b.checked[:0]
+	// The args alias the request; the stmts only the Builder's own sql and
+	// args (or a shape's), so they are truncated without clearing.
 	clear(b.args)
-	clear(b.stmts)
 	b.args, b.stmts, b.spans, b.sql = b.args[:0], b.stmts[:0], b.spans[:0], b.sql[:0]
 	if cap(b.sql) > maxRetained {
 		b.sql = nil

@@ -153,6 +153,14 @@ func (s *shape) match(raw []byte, free *[]wire.Value) bool {
 	at, from = 0, 0
 	for k, kind := range s.kinds {
 		at += int(s.fixedEnd[k] - from)
+		from = s.fixedEnd[k]
+		if c := raw[at]; c <= 0x7f && kind == wire.Int {
+			// A positive fixint, the commonest free scalar (ids, small
+			// numbers), read here rather than through a call.
+			f[k] = wire.MakeInt(int64(c))
+			at++
+			continue
+		}
 		n := wire.ReadScalar(raw[at:], len(raw), &f[k])
 		if n == 0 || f[k].Kind != kind {
 			clear(f[:k+1])
@@ -160,7 +168,6 @@ func (s *shape) match(raw []byte, free *[]wire.Value) bool {
 			return false
 		}
 		at += n
-		from = s.fixedEnd[k]
 	}
 	*free = f
 	return true

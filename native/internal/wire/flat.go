@@ -86,16 +86,6 @@ func (f *Flat) Scan(b []byte) bool {
 // start with a scalar Decode accepts (*v is then undefined). size is the
 // whole request's length, for error offsets.
 func ReadScalar(b []byte, size int, v *Value) int {
-	if len(b) == 0 || b[0] > 0x7f {
-		return readScalar(b, size, v)
-	}
-	// A positive fixint, the commonest free value of a request (ids, small
-	// numbers): read where ReadScalar inlines, as token reads it.
-	*v = Value{Kind: Int, num: uint64(b[0])}
-	return 1
-}
-
-func readScalar(b []byte, size int, v *Value) int {
 	rest, _, err := token(b, size, v)
 	if err != nil || v.Kind == Array || v.Kind == Map {
 		return 0
