@@ -82,7 +82,7 @@ type Builder struct {
 	flat         wire.Flat
 	scanned      bool
 	free         []wire.Value         // the free scalars of a cached shape's request
-	recent       [recentShapes]*shape // the shapes this Builder used last, most recent first
+	recent       [recentShapes]recentShape // the shapes this Builder used last, most recent first
 	idPos, dbPos int
 	checked      []int
 }

@@ -81,20 +81,34 @@ func (c *shapeCache) set(skeleton []byte) int {
 // for a caller that cycles through a few request shapes.
 const recentShapes = 8
 
+// recentShape is a shape a Builder used and the shape of the request it
+// built next (nil until then). Callers mostly repeat a sequence of request
+// shapes (a write, the read that checks it, ...), so the successor of the
+// last shape used is tried first: a caller cycling through shapes then
+// matches at the first try, where most recent first would try every other
+// shape of the cycle before.
+type recentShape struct{ s, next *shape }
+
 // Cached builds raw from the shape cache: the request, or ok=false when raw
 // is not a shape seen before (or not well-formed: Decode says why). The
 // shapes this Builder used last are tried first, without scanning raw (a
-// try that fails mostly fails within the first bytes that differ); then
-// the set of raw's skeleton in the shared cache.
+// try that fails mostly fails within the first bytes that differ): the
+// successor of the last one, then the others, most recent first; then the
+// set of raw's skeleton in the shared cache.
 func (b *Builder) Cached(raw []byte) (r *Request, ok bool) {
 	b.Reset()
-	for i, s := range b.recent {
-		if s == nil {
+	guess := b.recent[0].next
+	if guess != nil && guess.dialect == b.dialect && guess.match(raw, &b.free) {
+		b.use(guess)
+		return b.fromShape(guess)
+	}
+	for _, e := range b.recent {
+		if e.s == nil {
 			break
 		}
-		if s.dialect == b.dialect && s.match(raw, &b.free) {
-			b.use(s, i)
-			return b.fromShape(s)
+		if e.s != guess && e.s.dialect == b.dialect && e.s.match(raw, &b.free) {
+			b.use(e.s)
+			return b.fromShape(e.s)
 		}
 	}
 	b.scanned = b.flat.Scan(raw)
@@ -104,18 +118,28 @@ func (b *Builder) Cached(raw []byte) (r *Request, ok bool) {
 	set := &shapes.sets[shapes.set(b.flat.Skeleton)]
 	for w := range set.ways {
 		if s := set.ways[w].Load(); s != nil && s.dialect == b.dialect && s.match(raw, &b.free) {
-			b.use(s, len(b.recent)-1)
+			b.use(s)
 			return b.fromShape(s)
 		}
 	}
 	return nil, false
 }
 
-// use moves s to the front of the recent shapes, from index i (the last
-// index for a shape not among them: the least recent one is dropped).
-func (b *Builder) use(s *shape, i int) {
+// use records s as the shape of the request being built: the successor of
+// the shape used before, and the first of the recent shapes (moved up from
+// where it was, or entering while the least recent one is dropped).
+func (b *Builder) use(s *shape) {
+	b.recent[0].next = s
+	i := 0
+	for i < len(b.recent)-1 && b.recent[i].s != s {
+		i++
+	}
+	e := b.recent[i]
+	if e.s != s {
+		e = recentShape{s: s}
+	}
 	copy(b.recent[1:i+1], b.recent[:i])
-	b.recent[0] = s
+	b.recent[0] = e
 }
 
 // match reports whether raw is of shape s, reading its free scalars into
@@ -279,5 +303,5 @@ func (b *Builder) Remember(raw []byte, r *Request) {
 	}
 	set := &shapes.sets[shapes.set(s.skeleton)]
 	set.ways[set.next.Add(1)%shapeWays].Store(s)
-	b.use(s, len(b.recent)-1)
+	b.use(s)
 }
