@@ -130,7 +130,10 @@ func (b *Builder) Cached(raw []byte) (r *Request, ok bool) {
 // where it was, or entering while the least recent one is dropped).
 func (b *Builder) use(s *shape) {
 	b.recent[0].next = s
-	i := 0
+	if b.recent[0].s == s {
+		return // a repeat: already first
+	}
+	i := 1
 	for i < len(b.recent)-1 && b.recent[i].s != s {
 		i++
 	}
