@@ -81,7 +81,7 @@ type Builder struct {
 	// its id and db were and which bound values were checked by value.
 	flat         wire.Flat
 	scanned      bool
-	free         []wire.Value         // the free scalars of a cached shape's request
+	free         []wire.Value              // the free scalars of a cached shape's request
 	recent       [recentShapes]recentShape // the shapes this Builder used last, most recent first
 	idPos, dbPos int
 	checked      []int
