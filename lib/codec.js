@@ -10,7 +10,7 @@
 // calls cost about twice what the JS encoder does, and building row objects
 // with napi_set_property per field cost several times a generated object
 // literal per column list (rowFactory below), which V8 gives one shape.
-import { Unpackr } from 'msgpackr';
+import { createRequire } from 'node:module';
 
 export { encodeRequest, MAX_DEPTH } from './request-encoder.js';
 
@@ -20,12 +20,24 @@ export { encodeRequest, MAX_DEPTH } from './request-encoder.js';
 //   copyBuffers         -> a decoded bin never aliases the reused response
 //                          buffer (it is overwritten by the next query);
 //   int64AsType 'auto'  -> int64/uint64 beyond 2^53 decode to BigInt.
-const unpackr = new Unpackr({
-  useRecords: false,
-  mapsAsObjects: true,
-  int64AsType: 'auto',
-  copyBuffers: true,
-});
+// msgpackr is loaded at the first response decoded, not with this module:
+// importing it (with msgpackr-extract, its native string decoder) costs a
+// Node process about 5-7 MB of RSS, which a program that only sends bytes
+// through queryInto, the stress drivers among them, never needs
+// (docs/benchmarks.md, "RSS over the bare runtime").
+let unpackr = null;
+function responseDecoder() {
+  if (unpackr === null) {
+    const { Unpackr } = createRequire(import.meta.url)('msgpackr');
+    unpackr = new Unpackr({
+      useRecords: false,
+      mapsAsObjects: true,
+      int64AsType: 'auto',
+      copyBuffers: true,
+    });
+  }
+  return unpackr;
+}
 
 // ----------------------------------------------------------------- responses
 
@@ -98,7 +110,7 @@ function rowFactory(columns) {
 export function readResponse(bytes, length, expectedId, makeError) {
   let m;
   try {
-    m = unpackr.unpack(bytes, { start: 0, end: length });
+    m = responseDecoder().unpack(bytes, { start: 0, end: length });
   } catch (err) {
     throw makeError(E_RESPONSE, `invalid DAL response: malformed MessagePack: ${err.message}`, undefined);
   }

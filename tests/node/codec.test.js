@@ -2,9 +2,12 @@
 // runtime's API shares: "ec" is SQLite's extended result code (an integer)
 // or, from the DAL on PostgreSQL, the SQLSTATE (a 5-character string,
 // docs/protocol.md "On PostgreSQL"); anything else is an invalid response,
-// as dal-shim/src/response.cpp decides for the C++ API.
+// as dal-shim/src/response.cpp decides for the C++ API.  And msgpackr is
+// loaded at the first response decoded, not when the API is imported.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 
 import { pack } from 'msgpackr';
 
@@ -44,4 +47,27 @@ test('DalError carries sqlstate as given', () => {
   const e = new DalError('relation "data" does not exist', { code: 'DALSHIM_E_SQL', sqlstate: '42P01' });
   assert.equal(e.sqlstate, '42P01');
   assert.equal('sqliteCode' in e, false);
+});
+
+// A program that imports the API but only sends bytes (the stress drivers'
+// queryInto) never loads msgpackr: about 5 MB of a Node process's RSS
+// (docs/benchmarks.md).  In a child, so that this file's own import of
+// msgpackr is not counted.
+test('msgpackr is loaded at the first decoded response, not at import', () => {
+  const codec = fileURLToPath(new URL('../../lib/codec.js', import.meta.url));
+  const script = `
+    import { readFileSync } from 'node:fs';
+    import { createRequire } from 'node:module';
+    const { readResponse } = await import(${JSON.stringify(codec)});
+    // msgpackr as a CommonJS module, or its native helper mapped (whichever
+    // way msgpackr was loaded).
+    const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((f) => /[\\/]msgpackr[\\/]/.test(f)) ||
+      readFileSync('/proc/self/maps', 'utf8').includes('msgpackr-extract');
+    const before = loaded();
+    const bytes = new Uint8Array([0x83, 0xa1, 0x69, 0x07, 0xa2, 0x72, 0x61, 0x02, 0xa2, 0x6c, 0x69, 0x05]);
+    const r = readResponse(bytes, bytes.length, 7, (code, message) => new Error(code + ': ' + message));
+    console.log(JSON.stringify({ before, after: loaded(), r }));`;
+  const p = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(p.status, 0, p.stderr);
+  assert.deepEqual(JSON.parse(p.stdout), { before: false, after: true, r: { rowsAffected: 2, lastInsertId: 5 } });
 });
