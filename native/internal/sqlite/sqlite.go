@@ -251,7 +251,7 @@ func (c *Conn) ExecTx(op TxOp) error {
 		c.tx[op] = s
 	}
 	// A step, and a reset that keeps the step's error on the connection.
-	if _, _, rc := s.StepWrite(false, true); rc != Done {
+	if _, _, rc := s.stepWrite(nil, 0, false, true); rc != Done {
 		return c.lastError(C.int(rc))
 	}
 	return nil
@@ -336,8 +336,14 @@ func (s *Stmt) Reset() {
 // One cgo call for what the binds, Step, Changes, LastInsertRowID and Reset
 // do.
 func (s *Stmt) StepWrite(wantRowID, reset bool) (changes, rowID int64, rc int) {
-	var r C.dal_write_result
 	params, n := s.conn.params.take()
+	return s.stepWrite(params, n, wantRowID, reset)
+}
+
+// stepWrite is StepWrite with the parameters given: ExecTx's statements
+// take none, and must not consume Params set for the statement after them.
+func (s *Stmt) stepWrite(params *C.dal_param, n C.int, wantRowID, reset bool) (changes, rowID int64, rc int) {
+	var r C.dal_write_result
 	rc = int(C.dal_sqlite_write(s.s, params, n, cbool(wantRowID), cbool(reset), &r))
 	return int64(r.changes), int64(r.rowid), rc
 }
