@@ -5,6 +5,7 @@
 #include "addon.hpp"
 #include "database.hpp"
 #include "external_memory.hpp"
+#include "uint8_bytes.hpp"
 
 namespace dalkit {
 namespace {
@@ -91,16 +92,11 @@ void AsyncQuery::settle(Napi::Env env) {
     switch (kind_) {
       case Kind::Raw: deferred_.Resolve(Napi::Buffer<uint8_t>::Copy(env, resp.data(), resp.size())); return;
       case Kind::Into: {
-        Napi::Value t = target_ref_.Value();
-        size_t cap = 0;
-        uint8_t* data = nullptr;
-        if (t.IsTypedArray() && t.As<Napi::TypedArray>().TypedArrayType() == napi_uint8_array) {
-          auto u8 = t.As<Napi::Uint8Array>();
-          cap = u8.ElementLength();  // re-read: the target may have been detached meanwhile
-          data = u8.Data();
-        }
-        if (response_len_ <= cap) {
-          std::memcpy(data, resp.data(), response_len_);
+        // Re-read: the target may have been detached meanwhile (then it
+        // holds nothing, and the response waits for takePending).
+        auto target = uint8_bytes(env, target_ref_.Value()).value_or(std::span<uint8_t>());
+        if (response_len_ <= target.size()) {
+          if (response_len_ > 0) std::memcpy(target.data(), resp.data(), response_len_);
         } else {
           db_->hold_pending(env, std::vector<uint8_t>(resp.begin(), resp.end()));
         }

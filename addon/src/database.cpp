@@ -6,30 +6,22 @@
 #include "addon.hpp"
 #include "async_query.hpp"
 #include "external_memory.hpp"
+#include "uint8_bytes.hpp"
 
 namespace dalkit {
 namespace {
 
-// The bytes of a Uint8Array / Buffer argument.  One napi_get_typedarray_info
-// call (it fails on anything that is not a typed array) instead of
-// node-addon-api's IsTypedArray, TypedArrayType and Uint8Array, which make
-// three engine calls per argument: this runs twice per queryInto, and the
-// saved calls were about 950 of the ~3,000 instructions Node spent per call
-// (callgrind, docs/benchmarks.md).
+// The bytes of a Uint8Array / Buffer argument; a TypeError naming the call
+// for anything else.
 std::span<uint8_t> bytes_arg(const Napi::Value& v, const char* what) {
-  napi_typedarray_type type;
-  size_t length = 0;
-  void* data = nullptr;
-  if (napi_get_typedarray_info(v.Env(), v, &type, &length, &data, nullptr, nullptr) == napi_ok &&
-      type == napi_uint8_array) {
-    // A zero-length array may have no backing store (data is null), and
-    // the shim reads a null request as "req is NULL" (DAL_E_NULL).  An
-    // empty request is still a request: the DAL must answer it with its
-    // own decode error, so it gets a valid pointer to nothing.
-    static uint8_t no_bytes[1];
-    return {data != nullptr ? static_cast<uint8_t*>(data) : no_bytes, length};
-  }
-  throw Napi::TypeError::New(v.Env(), std::string(what) + ": expected a Uint8Array or Buffer");
+  auto bytes = uint8_bytes(v.Env(), v);
+  if (!bytes) throw Napi::TypeError::New(v.Env(), std::string(what) + ": expected a Uint8Array or Buffer");
+  // A zero-length array may have no backing store (data is null), and the
+  // shim reads a null request as "req is NULL" (DAL_E_NULL).  An empty
+  // request is still a request: the DAL must answer it with its own decode
+  // error, so it gets a valid pointer to nothing.
+  static uint8_t no_bytes[1];
+  return {bytes->data() != nullptr ? bytes->data() : no_bytes, bytes->size()};
 }
 
 }  // namespace
