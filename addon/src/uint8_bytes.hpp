@@ -21,8 +21,7 @@ inline std::optional<std::span<uint8_t>> uint8_bytes(napi_env env, napi_value v)
   napi_typedarray_type type;
   size_t length = 0;
   void* data = nullptr;
-  if (napi_get_typedarray_info(env, v, &type, &length, &data, nullptr, nullptr) != napi_ok ||
-      type != napi_uint8_array)
+  if (napi_get_typedarray_info(env, v, &type, &length, &data, nullptr, nullptr) != napi_ok || type != napi_uint8_array)
     return std::nullopt;
   return std::span<uint8_t>(static_cast<uint8_t*>(data), length);
 }
